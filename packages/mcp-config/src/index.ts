@@ -1,0 +1,58 @@
+// @agentforge/mcp-config: the MCP server roster — schema, parsing, validation, placeholders, secrets.
+// Loading from disk lives in `@agentforge/mcp-config/node`.
+
+// Errors
+export {
+  MCPConfigError,
+  type MCPConfigErrorCode,
+  type MCPConfigErrorOptions,
+  type MCPConfigIssue,
+  MCPError,
+  type MCPErrorOptions,
+} from "./errors.js";
+export { MCP_CONFIG_SCHEMA_ID, mcpConfigJsonSchema } from "./json-schema.js";
+// Parsing
+export {
+  type MCPConfig,
+  type MCPConfigFormat,
+  type MCPConfigVariable,
+  type ParseMCPConfigOptions,
+  parseMCPConfig,
+  parseMCPServerConfigs,
+} from "./parse-mcp-config.js";
+export { permissionPatternProblem } from "./permission-pattern.js";
+// Display
+export {
+  configVariables,
+  type MCPConfigVariableStatus,
+  type RedactedMCPServerConfig,
+  redactedConfig,
+} from "./redacted-config.js";
+// Resolution at connect time
+export {
+  type EnvSource,
+  type ResolvePlaceholdersOptions,
+  resolvedAuthHeaders,
+  resolvedEnv,
+  resolvePlaceholders,
+} from "./resolve.js";
+// Schema and types
+export {
+  AGENT_NAME_PATTERN,
+  authConfigSchema,
+  type ConfigFile,
+  configFileSchema,
+  ENV_VAR_NAME_PATTERN,
+  type MCPAgentPermissions,
+  type MCPAuthConfig,
+  type MCPHttpServerConfig,
+  type MCPPermissionsConfig,
+  type MCPServerConfig,
+  type MCPStdioServerConfig,
+  type MCPTransportType,
+  permissionsSchema,
+  SERVER_NAME_PATTERN,
+  type ServerEntry,
+  serverEntrySchema,
+} from "./schema.js";
+export { stringifyMCPConfig } from "./stringify-mcp-config.js";

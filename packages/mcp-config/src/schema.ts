@@ -1,0 +1,241 @@
+/**
+ * The file format (snake_case, as written in mcp_servers.yaml) as zod schemas, and the camelCase
+ * TypeScript types derived from them. The schemas validate; `parseMCPConfig` adds positions and the
+ * cross-field rules that need the whole file (duplicate names).
+ */
+import { z } from "zod";
+import { SERVER_NAME_PATTERN_SOURCE } from "./internal/names.js";
+import { placeholderProblem } from "./internal/placeholders.js";
+import { permissionPatternProblem } from "./permission-pattern.js";
+
+/** Server names: lowercase letters, digits, `-` and `_`, starting with a letter or digit. */
+export const SERVER_NAME_PATTERN = new RegExp(SERVER_NAME_PATTERN_SOURCE);
+/** Agent names used as keys of `permissions:`. */
+export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+/** Environment variable NAMES (never values) referenced by `env`, `headers` and `auth`. */
+export const ENV_VAR_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const serverName = z
+  .string()
+  .max(64, { error: "a server name is at most 64 characters" })
+  .regex(SERVER_NAME_PATTERN, {
+    error:
+      "expected a server name of lowercase letters, digits, '-' and '_', starting with a letter or digit (no dots, spaces or capitals)",
+  });
+
+const envVarName = z.string().regex(ENV_VAR_NAME_PATTERN, {
+  error:
+    "expected the NAME of an environment variable (letters, digits, '_'); the value itself belongs in the environment, never in this file",
+});
+
+const placeholderString = z
+  .string()
+  .min(1, { error: "expected a non-empty string" })
+  .superRefine((value, ctx) => {
+    const problem = placeholderProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+const seconds = z.number().positive({ error: "expected a number of seconds greater than 0" });
+
+const commonServerFields = {
+  name: serverName,
+  display_name: z.string().min(1).optional(),
+  description: z.string().optional(),
+  enabled: z.boolean().default(false),
+  connection_timeout: seconds.default(10),
+  tool_timeout: seconds.default(30),
+  reset_timeout_on_progress: z.boolean().default(false),
+  max_total_timeout: seconds.optional(),
+  max_concurrent_calls: z.int().min(1, { error: "expected an integer of at least 1" }).optional(),
+  max_message_bytes: z.int().min(1024, { error: "expected a number of bytes of at least 1024" }).optional(),
+};
+
+const noAuth = z.strictObject({ type: z.literal("none") });
+const bearerAuth = z.strictObject({ type: z.literal("bearer"), credential_env_var: envVarName });
+const apiKeyAuth = z.strictObject({
+  type: z.literal("api_key"),
+  credential_env_var: envVarName,
+  header_name: z.string().regex(HEADER_NAME_PATTERN).optional(),
+});
+const customHeaderAuth = z.strictObject({
+  type: z.literal("custom_header"),
+  credential_env_var: envVarName,
+  header_name: z.string().regex(HEADER_NAME_PATTERN).optional(),
+});
+const oauthAuth = z
+  .strictObject({
+    type: z.literal("oauth"),
+    /** `client_credentials` (machine to machine) or `access_token` (a pre-issued token). */
+    grant: z.enum(["client_credentials", "access_token"]).default("client_credentials"),
+    client_id_env_var: envVarName.optional(),
+    client_secret_env_var: envVarName.optional(),
+    /** The pre-issued access token's variable, for `grant: access_token`. */
+    credential_env_var: envVarName.optional(),
+    scope: z.string().optional(),
+    /** The authorization server the credentials were issued by (a URL, not a secret). */
+    issuer: z.url({ protocol: /^https?$/ }).optional(),
+  })
+  .superRefine((auth, ctx) => {
+    if (auth.grant === "client_credentials") {
+      for (const key of ["client_id_env_var", "client_secret_env_var"] as const) {
+        if (!auth[key]) {
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: `required for grant client_credentials (the NAME of the variable holding it)`,
+          });
+        }
+      }
+    } else if (!auth.credential_env_var) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["credential_env_var"],
+        message: "required for grant access_token (the NAME of the variable holding the token)",
+      });
+    }
+  });
+const mtlsAuth = z.strictObject({
+  type: z.literal("mtls"),
+  /** Variable holding the PATH of the PEM client certificate. */
+  cert_file_env_var: envVarName,
+  /** Variable holding the PATH of the PEM private key. */
+  key_file_env_var: envVarName,
+  /** Variable holding the PATH of a PEM CA bundle to trust (optional). */
+  ca_file_env_var: envVarName.optional(),
+  /** Variable holding the key's passphrase (optional). */
+  passphrase_env_var: envVarName.optional(),
+});
+
+/** `auth:` of an http server, as written in the file. */
+export const authConfigSchema = z.discriminatedUnion("type", [
+  noAuth,
+  bearerAuth,
+  apiKeyAuth,
+  customHeaderAuth,
+  oauthAuth,
+  mtlsAuth,
+]);
+
+const stdioServer = z.strictObject({
+  ...commonServerFields,
+  transport: z.literal("stdio"),
+  command: placeholderString,
+  args: z.array(placeholderString).default([]),
+  /** Child env var name -> NAME of the variable to read at connect time. */
+  env: z.record(envVarName, envVarName).default({}),
+  cwd: placeholderString.optional(),
+});
+
+const httpServer = z.strictObject({
+  ...commonServerFields,
+  transport: z.literal("http"),
+  url: placeholderString.superRefine((value, ctx) => {
+    if (value.includes("${")) return; // checked once the placeholders are resolved
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "expected an absolute http:// or https:// URL" });
+      return;
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      ctx.addIssue({ code: "custom", message: "expected an http:// or https:// URL" });
+    } else if (parsed.username || parsed.password) {
+      ctx.addIssue({
+        code: "custom",
+        message: "credentials in the URL are not allowed; use auth with credential_env_var",
+      });
+    }
+  }),
+  /** Extra request header -> NAME of the variable holding its value. */
+  headers: z
+    .record(z.string().regex(HEADER_NAME_PATTERN, { error: "expected an HTTP header name" }), envVarName)
+    .default({}),
+  auth: authConfigSchema.default({ type: "none" }),
+});
+
+/** One entry of `servers:`, as written in the file (snake_case). */
+export const serverEntrySchema = z.discriminatedUnion("transport", [stdioServer, httpServer]);
+
+const permissionPattern = z.string().superRefine((value, ctx) => {
+  const problem = permissionPatternProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+const agentPermissions = z.union([
+  z.array(permissionPattern),
+  z.strictObject({
+    allow: z.array(permissionPattern).default([]),
+    deny: z.array(permissionPattern).default([]),
+  }),
+]);
+
+/** `permissions:`: agent name -> allowed patterns, or `{ allow, deny }`. */
+export const permissionsSchema = z.record(
+  z.string().regex(AGENT_NAME_PATTERN, {
+    error: "expected an agent name of letters, digits, '-' and '_'",
+  }),
+  agentPermissions,
+);
+
+/** The whole file, as written (snake_case). Also the source of the shipped JSON Schema. */
+export const configFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  servers: z.array(serverEntrySchema),
+  permissions: permissionsSchema.optional(),
+});
+
+/** The file's `servers:` entry as written (snake_case). */
+export type ServerEntry = z.input<typeof serverEntrySchema>;
+/** The whole file as written (snake_case). */
+export type ConfigFile = z.input<typeof configFileSchema>;
+
+type OutputAuth = z.output<typeof authConfigSchema>;
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+type Camelize<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] }
+    : T;
+type CamelizeUnion<T> = T extends unknown ? Camelize<T> : never;
+
+/** Authentication of an http server (camelCase). Holds env var NAMES only. */
+export type MCPAuthConfig = CamelizeUnion<OutputAuth>;
+
+type OutputServer = z.output<typeof serverEntrySchema>;
+type StdioOut = Extract<OutputServer, { transport: "stdio" }>;
+type HttpOut = Extract<OutputServer, { transport: "http" }>;
+
+interface ServerExtras {
+  /**
+   * Folder of the file this entry was loaded from: what `${CONFIG_DIR}` expands to. Undefined for
+   * configs parsed from text without `configDir`.
+   */
+  configDir?: string;
+}
+
+/** A stdio server: launched as a child process speaking MCP over stdin/stdout. */
+export type MCPStdioServerConfig = Camelize<StdioOut> & ServerExtras;
+/** An http server: Streamable HTTP (falling back to HTTP+SSE). */
+export type MCPHttpServerConfig = Omit<Camelize<HttpOut>, "auth"> & {
+  auth: MCPAuthConfig;
+} & ServerExtras;
+/**
+ * One MCP server of the roster, camelCase. Timeouts are in seconds. `env`, `headers` and `auth`
+ * hold NAMES of environment variables, never their values.
+ */
+export type MCPServerConfig = MCPStdioServerConfig | MCPHttpServerConfig;
+/** The transports a server can use. */
+export type MCPTransportType = MCPServerConfig["transport"];
+
+/** One agent's grants: patterns it may call, and patterns denied even when allowed. */
+export interface MCPAgentPermissions {
+  allow: string[];
+  deny: string[];
+}
+/** Agent name -> its grants, from the `permissions:` section. */
+export type MCPPermissionsConfig = Record<string, MCPAgentPermissions>;

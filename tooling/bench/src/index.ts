@@ -1,0 +1,148 @@
+/**
+ * The shared harness behind `pnpm bench`. Each package's bench file measures two or more variants in
+ * the same run (so machine noise hits all of them alike) and prints medians, tails and ratios.
+ */
+import { Bench } from "tinybench";
+
+/** One thing to measure: a name and a function (sync or async) doing one operation. */
+export interface Variant {
+  name: string;
+  fn: () => unknown;
+}
+
+/** Summary statistics of one variant, times in milliseconds. */
+export interface Figures {
+  name: string;
+  samples: number;
+  medianMs: number;
+  p99Ms: number;
+  meanMs: number;
+  /** Operations per second derived from the mean latency. */
+  opsPerSec: number;
+}
+
+/** Options for `compare`. */
+export interface CompareOptions {
+  /** Time budget per variant in ms (default 1000, or `BENCH_TIME_MS`). */
+  timeMs?: number;
+  /** Minimum iterations per variant (default 10). */
+  iterations?: number;
+  /** Warm-up time per variant in ms (default 200). */
+  warmupMs?: number;
+}
+
+const envTime = Number(process.env.BENCH_TIME_MS);
+const defaultTime = Number.isFinite(envTime) && envTime > 0 ? envTime : 1000;
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = (p / 100) * (sorted.length - 1);
+  const low = Math.floor(rank);
+  const high = Math.ceil(rank);
+  const a = sorted[low] ?? Number.NaN;
+  const b = sorted[high] ?? a;
+  return a + (b - a) * (rank - low);
+}
+
+/** Summarise raw latency samples (ms) measured by hand, e.g. one cold start per sample. */
+export function summarize(name: string, samplesMs: readonly number[]): Figures {
+  const sorted = [...samplesMs].sort((x, y) => x - y);
+  const mean = sorted.reduce((sum, x) => sum + x, 0) / Math.max(1, sorted.length);
+  return {
+    name,
+    samples: sorted.length,
+    medianMs: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    meanMs: mean,
+    opsPerSec: mean > 0 ? 1000 / mean : Number.POSITIVE_INFINITY,
+  };
+}
+
+/** Format a duration in ms with a unit that keeps 3 significant digits. */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  if (ms < 1) return `${(ms * 1000).toPrecision(3)} µs`;
+  if (ms < 1000) return `${ms.toPrecision(3)} ms`;
+  return `${(ms / 1000).toPrecision(3)} s`;
+}
+
+function formatCount(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  return n >= 100 ? Math.round(n).toLocaleString("en-US") : n.toPrecision(3);
+}
+
+/** `a / b`, printed as e.g. `1.23×`. */
+export function formatRatio(a: number, b: number): string {
+  return `${(a / b).toFixed(2)}×`;
+}
+
+/** Print a section heading, so the output of `pnpm bench` reads as one report. */
+export function heading(title: string): void {
+  console.log(`\n## ${title}`);
+}
+
+/** Print one measured figure that is not a latency distribution (RSS, bytes on the wire, ...). */
+export function printFigure(label: string, value: number | string, unit = ""): void {
+  const shown = typeof value === "number" ? formatCount(value) : value;
+  console.log(`  ${label.padEnd(48)} ${shown}${unit ? ` ${unit}` : ""}`);
+}
+
+/**
+ * Print a table of figures and, for every row after the first, its median ratio to the first row
+ * (the baseline).
+ */
+export function printTable(rows: readonly Figures[]): void {
+  const width = Math.max(24, ...rows.map((r) => r.name.length + 2));
+  console.log(
+    `  ${"variant".padEnd(width)}${"median".padStart(11)}${"p99".padStart(11)}${"ops/s".padStart(11)}${"samples".padStart(9)}`,
+  );
+  for (const row of rows) {
+    console.log(
+      `  ${row.name.padEnd(width)}${formatMs(row.medianMs).padStart(11)}${formatMs(row.p99Ms).padStart(11)}${formatCount(row.opsPerSec).padStart(11)}${String(row.samples).padStart(9)}`,
+    );
+  }
+  const [baseline, ...others] = rows;
+  if (!baseline) return;
+  for (const row of others) {
+    console.log(
+      `  ratio ${row.name} / ${baseline.name} (median): ${formatRatio(row.medianMs, baseline.medianMs)}`,
+    );
+  }
+}
+
+/**
+ * Measure every variant in one tinybench run and print the table with ratios to the first variant.
+ * Returns the figures so a bench can print derived numbers (e.g. overhead per call).
+ */
+export async function compare(
+  title: string,
+  variants: readonly Variant[],
+  options: CompareOptions = {},
+): Promise<Figures[]> {
+  heading(title);
+  const bench = new Bench({
+    time: options.timeMs ?? defaultTime,
+    iterations: options.iterations ?? 10,
+    warmupTime: options.warmupMs ?? 200,
+    retainSamples: true,
+    throws: true,
+  });
+  for (const variant of variants) bench.add(variant.name, variant.fn);
+  await bench.run();
+  const rows = bench.tasks.map((task): Figures => {
+    const result = task.result;
+    if (result.state !== "completed") {
+      throw new Error(`bench variant "${task.name}" did not complete (state: ${result.state})`);
+    }
+    return {
+      name: task.name,
+      samples: result.latency.samplesCount,
+      medianMs: result.latency.p50,
+      p99Ms: result.latency.p99,
+      meanMs: result.latency.mean,
+      opsPerSec: result.throughput.mean,
+    };
+  });
+  printTable(rows);
+  return rows;
+}
