@@ -1,7 +1,7 @@
 // `pnpm bench`: what validation, positions and camelCase conversion cost on top of a bare YAML parse.
 import { compare } from "@agentforge/bench";
-import { parse } from "yaml";
 import { parseMCPConfig } from "@agentforge/mcp-config";
+import { parse } from "yaml";
 
 const entries = Array.from({ length: 200 }, (_, i) =>
   i % 2 === 0
@@ -11,7 +11,10 @@ const entries = Array.from({ length: 200 }, (_, i) =>
 const yamlText = `servers:\n${entries.join("")}permissions:\n  documentation: [stdio-0.*, http-1.get_*]\n`;
 const jsonText = JSON.stringify({
   mcpServers: Object.fromEntries(
-    Array.from({ length: 200 }, (_, i) => [`server-${i}`, { command: "npx", args: ["-y", `pkg-${i}`], env: { API_KEY: `v${i}` } }]),
+    Array.from({ length: 200 }, (_, i) => [
+      `server-${i}`,
+      { command: "npx", args: ["-y", `pkg-${i}`], env: { API_KEY: `v${i}` } },
+    ]),
   ),
 });
 
