@@ -1,0 +1,134 @@
+import type { MCPError } from "@agentforge/mcp-config";
+import type { MCPClientManager } from "./mcp-client-manager.js";
+
+/** A JSON Schema object as MCP tools declare it (`type: "object"` at the top). */
+export interface MCPJsonSchema {
+  /** Always `"object"` for tool input and output schemas. */
+  type: "object";
+  /** Property name -> its JSON Schema. */
+  properties?: Record<string, unknown>;
+  /** Required property names. */
+  required?: string[];
+  /** Any other JSON Schema keyword. */
+  [keyword: string]: unknown;
+}
+
+/** Hints a server gives about a tool's behaviour (MCP `ToolAnnotations`); never trust them for security. */
+export interface MCPToolAnnotations {
+  /** Human-readable title. */
+  title?: string;
+  /** The tool does not modify its environment. */
+  readOnlyHint?: boolean;
+  /** The tool may perform destructive updates. */
+  destructiveHint?: boolean;
+  /** Calling it again with the same arguments has no additional effect. */
+  idempotentHint?: boolean;
+  /** The tool interacts with an open world of external entities. */
+  openWorldHint?: boolean;
+  /** Any other annotation. */
+  [hint: string]: unknown;
+}
+
+/** One tool of one server, as plain serializable data (never an SDK object). */
+export interface DiscoveredTool {
+  /** `<server>.<tool>`, unique across servers (server names contain no dots). */
+  identity: string;
+  /** The server's name in the config. */
+  serverName: string;
+  /** The tool's name on that server. */
+  toolName: string;
+  /** Display title (from `title` or `annotations.title`), when the server gives one. */
+  title?: string;
+  /** What the tool does (empty when the server gives none). */
+  description: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: MCPJsonSchema;
+  /** JSON Schema of `structuredContent`, when the tool declares one. */
+  outputSchema?: MCPJsonSchema;
+  /** Behaviour hints, when the server gives them. */
+  annotations?: MCPToolAnnotations;
+}
+
+/** How discovery went for one server. */
+export interface MCPServerDiscovery {
+  /** The server's name. */
+  serverName: string;
+  /** `ok` with its tools, or `failed` with the error. */
+  status: "ok" | "failed";
+  /** Number of tools found (0 when failed). */
+  toolCount: number;
+  /** Why it failed (an `MCPConnectionError`, `MCPTimeoutError`, ...). */
+  error?: MCPError;
+  /** Time spent on this server, connection included. */
+  durationMs: number;
+}
+
+/** Result of `discoverAll`: every tool found, and a per-server report. */
+export interface MCPDiscoveryResult {
+  /** Tools of every server that answered, in config order. */
+  tools: DiscoveredTool[];
+  /** One entry per enabled server, in config order. */
+  servers: MCPServerDiscovery[];
+  /** Wall time of the whole discovery. */
+  durationMs: number;
+}
+
+/** Options of `discoverTools` and `discoverAll`. */
+export interface DiscoverOptions {
+  /** Abandon waiting when this fires. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The tools of one server: connects if needed (reusing the live connection otherwise), follows
+ * `tools/list` pagination, caches the list on the manager (a later difference fires `toolsChanged`).
+ * Throws `MCPServerNotFoundError`, `MCPConnectionError`, `MCPTimeoutError` or `MCPRequestError`.
+ */
+export function discoverTools(
+  manager: MCPClientManager,
+  serverName: string,
+  options: DiscoverOptions = {},
+): Promise<DiscoveredTool[]> {
+  return manager.listTools(serverName, options);
+}
+
+/**
+ * Discover every enabled server in parallel. A server that fails is reported in `servers`, never
+ * thrown; the whole call takes about as long as the slowest server (each bounded by its own
+ * `connection_timeout`), not the sum.
+ */
+export async function discoverAll(
+  manager: MCPClientManager,
+  options: DiscoverOptions = {},
+): Promise<MCPDiscoveryResult> {
+  const started = performance.now();
+  const servers = await Promise.all(
+    manager.serverNames().map(async (serverName) => {
+      const begin = performance.now();
+      try {
+        const tools = await manager.listTools(serverName, options);
+        const report: MCPServerDiscovery = {
+          serverName,
+          status: "ok",
+          toolCount: tools.length,
+          durationMs: performance.now() - begin,
+        };
+        return { tools, report };
+      } catch (error) {
+        const report: MCPServerDiscovery = {
+          serverName,
+          status: "failed",
+          toolCount: 0,
+          error: error as MCPError,
+          durationMs: performance.now() - begin,
+        };
+        return { tools: [] as DiscoveredTool[], report };
+      }
+    }),
+  );
+  return {
+    tools: servers.flatMap((result) => result.tools),
+    servers: servers.map((result) => result.report),
+    durationMs: performance.now() - started,
+  };
+}

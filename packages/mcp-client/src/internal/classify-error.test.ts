@@ -1,0 +1,187 @@
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InvalidClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { MCPConnectionError, MCPRequestError, MCPTimeoutError } from "../errors.js";
+import { MCPStdioTransport } from "../mcp-stdio-transport.js";
+import {
+  type HttpFailure,
+  httpStartupError,
+  type RequestFailure,
+  requestError,
+  stdioStartupError,
+} from "./classify-error.js";
+import { AccessTokenRejectedError } from "./http-auth.js";
+import { Redactor } from "./redactor.js";
+
+const SECRET = "canary-token-0123456789";
+const redactor = new Redactor([SECRET]);
+
+const httpFailure = (overrides: Partial<HttpFailure> = {}): HttpFailure => ({
+  config: {
+    name: "remote",
+    enabled: true,
+    transport: "http",
+    url: "https://mcp.example.invalid/mcp",
+    headers: {},
+    auth: { type: "bearer", credentialEnvVar: "REMOTE_TOKEN" },
+    connectionTimeout: 10,
+    toolTimeout: 30,
+    resetTimeoutOnProgress: false,
+  },
+  url: "https://mcp.example.invalid/mcp?key=abc",
+  kind: "streamable-http",
+  connectionTimeoutMs: 10_000,
+  env: { REMOTE_TOKEN: SECRET },
+  redactor,
+  ...overrides,
+});
+
+const networkError = (code: string) =>
+  new TypeError("fetch failed", { cause: Object.assign(new Error(code), { code }) });
+
+describe("httpStartupError", () => {
+  it("classifies 401 with the credential hint and redacts an echoed token", () => {
+    const error = httpStartupError(
+      new StreamableHTTPError(401, `Error POSTing to endpoint: {"received":"Bearer ${SECRET}"}`),
+      httpFailure(),
+    );
+    expect(error).toBeInstanceOf(MCPConnectionError);
+    expect(error.code).toBe("HTTP_UNAUTHORIZED");
+    expect(error.httpStatus).toBe(401);
+    expect(error.message).toContain("Check the value of REMOTE_TOKEN");
+    expect(error.message).not.toContain(SECRET);
+    expect(error.message).not.toContain("key=abc");
+    expect(String((error.cause as Error).message)).not.toContain(SECRET);
+  });
+
+  it("names unset credential variables", () => {
+    const error = httpStartupError(new StreamableHTTPError(401, "Unauthorized"), httpFailure({ env: {} }));
+    expect(error.message).toContain("REMOTE_TOKEN is not set");
+  });
+
+  it.each([
+    [403, "HTTP_FORBIDDEN"],
+    [404, "HTTP_NOT_FOUND"],
+    [500, "HTTP_ERROR"],
+  ])("classifies HTTP %i as %s, keeping the status apart from the code", (status, code) => {
+    const error = httpStartupError(new StreamableHTTPError(status, "x"), httpFailure());
+    expect(error.code).toBe(code);
+    expect(error.httpStatus).toBe(status);
+  });
+
+  it.each([
+    ["ECONNREFUSED", "HTTP_UNREACHABLE"],
+    ["ENOTFOUND", "HTTP_DNS"],
+    ["DEPTH_ZERO_SELF_SIGNED_CERT", "HTTP_TLS"],
+    ["ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED", "HTTP_TLS"],
+  ])("classifies a fetch failure with cause %s as %s", (cause, code) => {
+    expect(httpStartupError(networkError(cause), httpFailure()).code).toBe(code);
+  });
+
+  it("classifies SDK timeouts, OAuth refusals and rejected pre-issued tokens", () => {
+    const timeout = McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout: 10_000 });
+    expect(httpStartupError(timeout, httpFailure()).code).toBe("HANDSHAKE_TIMEOUT");
+    expect(httpStartupError(new InvalidClientError("bad secret"), httpFailure()).code).toBe("AUTH_FAILED");
+    const rejected = httpStartupError(new AccessTokenRejectedError("OAUTH_TOKEN"), httpFailure());
+    expect(rejected.code).toBe("HTTP_UNAUTHORIZED");
+    expect(rejected.message).toContain("OAUTH_TOKEN");
+  });
+});
+
+describe("stdioStartupError", () => {
+  const config = {
+    name: "local",
+    enabled: true,
+    transport: "stdio" as const,
+    command: "missing-cmd",
+    args: [],
+    env: {},
+    connectionTimeout: 10,
+    toolTimeout: 30,
+    resetTimeoutOnProgress: false,
+  };
+  const failure = () => ({
+    config,
+    command: "missing-cmd",
+    stdio: new MCPStdioTransport({ command: "missing-cmd", stderrLogPath: false }),
+    connectionTimeoutMs: 10_000,
+    redactor,
+  });
+
+  it("classifies spawn ENOENT, EACCES and a missing cwd", () => {
+    const errno = (code: string) => Object.assign(new Error(`spawn missing-cmd ${code}`), { code });
+    expect(stdioStartupError(errno("ENOENT"), failure()).code).toBe("COMMAND_NOT_FOUND");
+    expect(stdioStartupError(errno("EACCES"), failure()).code).toBe("COMMAND_NOT_EXECUTABLE");
+    const cwd = stdioStartupError(errno("CWD_NOT_FOUND"), failure());
+    expect(cwd.code).toBe("SERVER_START_FAILED");
+    const notFound = stdioStartupError(errno("ENOENT"), failure());
+    expect(notFound.message).toMatch(/Fix: install it/);
+    expect(notFound.serverName).toBe("local");
+  });
+});
+
+describe("requestError", () => {
+  const base: RequestFailure = {
+    serverName: "local",
+    method: "tools/call",
+    toolName: "slow",
+    kind: "stdio",
+    stdio: undefined,
+    redactor,
+    timeoutMs: 1000,
+    elapsedMs: 1003,
+    cancelled: false,
+    totalTimeoutMs: undefined,
+  };
+
+  it("maps the SDK timeout to MCPTimeoutError TOOL_TIMEOUT", () => {
+    const error = requestError(
+      McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout: 1000 }),
+      base,
+    );
+    expect(error).toBeInstanceOf(MCPTimeoutError);
+    expect(error.code).toBe("TOOL_TIMEOUT");
+    expect((error as MCPTimeoutError).timeoutMs).toBe(1000);
+    expect(error.message).toContain("1 s (tool_timeout)");
+  });
+
+  it("prefers cancellation and max-total-timeout over the SDK's wrapping of the abort", () => {
+    const abort = new McpError(ErrorCode.RequestTimeout, "AbortError");
+    expect(requestError(abort, { ...base, cancelled: true }).code).toBe("REQUEST_CANCELLED");
+    const total = requestError(abort, { ...base, totalTimeoutMs: 5000 });
+    expect(total.code).toBe("TOOL_TIMEOUT");
+    expect(total.message).toContain("max_total_timeout");
+  });
+
+  it("keeps the server's JSON-RPC code in rpcCode and redacts its message", () => {
+    const error = requestError(new McpError(ErrorCode.InvalidParams, `bad argument ${SECRET}`), base);
+    expect(error).toBeInstanceOf(MCPRequestError);
+    expect(error.code).toBe("RPC_ERROR");
+    expect((error as MCPRequestError).rpcCode).toBe(ErrorCode.InvalidParams);
+    expect(error.message).not.toContain(SECRET);
+  });
+
+  it("recognises the transport's synthetic reply-too-large error", () => {
+    const error = requestError(
+      new McpError(-32099, "too large", {
+        reason: "REPLY_TOO_LARGE",
+        replyBytes: 2_000_000,
+        limitBytes: 1_048_576,
+      }),
+      base,
+    ) as MCPRequestError;
+    expect(error.code).toBe("REPLY_TOO_LARGE");
+    expect(error.limitBytes).toBe(1_048_576);
+    expect(error.message).toContain("1048576 bytes (max_message_bytes)");
+    expect(error.message).toContain('"local"');
+  });
+
+  it("maps a closed connection to CONNECTION_LOST", () => {
+    const error = requestError(new McpError(ErrorCode.ConnectionClosed, "Connection closed"), {
+      ...base,
+      kind: "streamable-http",
+    });
+    expect(error.code).toBe("CONNECTION_LOST");
+  });
+});

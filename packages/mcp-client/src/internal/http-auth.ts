@@ -1,0 +1,187 @@
+/**
+ * OAuth and mTLS wiring for http servers. Credentials are read from the environment variables the
+ * config NAMES, at connect time; their values go nowhere but the request they authenticate.
+ */
+import { readFile } from "node:fs/promises";
+import type { EnvSource, MCPAuthConfig } from "@agentforge/mcp-config";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { Agent, fetch as undiciFetch } from "undici";
+import { MCPConnectionError } from "../errors.js";
+import type { Redactor } from "./redactor.js";
+
+type OAuthAuth = Extract<MCPAuthConfig, { type: "oauth" }>;
+type MtlsAuth = Extract<MCPAuthConfig, { type: "mtls" }>;
+
+function requireVariable(
+  env: EnvSource,
+  variable: string | undefined,
+  field: string,
+  what: string,
+  serverName: string,
+): string {
+  const value = variable ? env[variable] : undefined;
+  if (!value) {
+    throw new MCPConnectionError(
+      `MCP server "${serverName}": auth.${field} names ${variable ?? "no variable"}, which is not set; set it to ${what}`,
+      { code: "SERVER_MISCONFIGURED", serverName },
+    );
+  }
+  return value;
+}
+
+/**
+ * Thrown by the pre-issued-token provider when the server asks for authorization anyway: the token is
+ * missing, expired or wrong, and there is no way to get another one.
+ */
+export class AccessTokenRejectedError extends Error {
+  constructor(readonly variable: string) {
+    super(`the OAuth access token in ${variable} (auth.credentialEnvVar) was missing or rejected with 401`);
+  }
+}
+
+/** An OAuthClientProvider that only presents a pre-issued access token (grant `access_token`). */
+class PreIssuedTokenProvider implements OAuthClientProvider {
+  constructor(
+    private readonly token: string | undefined,
+    private readonly variable: string,
+  ) {}
+  get redirectUrl(): undefined {
+    return undefined;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: "agentforge-mcp-client", redirect_uris: [], grant_types: [] };
+  }
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return undefined;
+  }
+  tokens(): OAuthTokens | undefined {
+    return this.token ? { access_token: this.token, token_type: "Bearer" } : undefined;
+  }
+  saveTokens(): void {}
+  // The SDK calls this first when the server answered 401: stop there, with a clear reason.
+  discoveryState(): never {
+    throw new AccessTokenRejectedError(this.variable);
+  }
+  redirectToAuthorization(): never {
+    throw new AccessTokenRejectedError(this.variable);
+  }
+  saveCodeVerifier(): void {}
+  codeVerifier(): never {
+    throw new AccessTokenRejectedError(this.variable);
+  }
+}
+
+/** client_credentials that also registers every issued access token with the redactor. */
+class RedactingClientCredentialsProvider extends ClientCredentialsProvider {
+  constructor(
+    options: ConstructorParameters<typeof ClientCredentialsProvider>[0],
+    private readonly redactor: Redactor,
+  ) {
+    super(options);
+  }
+  override saveTokens(tokens: OAuthTokens): void {
+    this.redactor.add(tokens.access_token);
+    this.redactor.add(tokens.refresh_token);
+    super.saveTokens(tokens);
+  }
+}
+
+/** The SDK auth provider for an `oauth` auth config. */
+export function oauthProvider(
+  auth: OAuthAuth,
+  env: EnvSource,
+  serverName: string,
+  redactor: Redactor,
+): OAuthClientProvider {
+  if (auth.grant === "access_token") {
+    const variable = auth.credentialEnvVar ?? "(unset)";
+    return new PreIssuedTokenProvider(
+      auth.credentialEnvVar ? env[auth.credentialEnvVar] : undefined,
+      variable,
+    );
+  }
+  const clientId = requireVariable(
+    env,
+    auth.clientIdEnvVar,
+    "clientIdEnvVar",
+    "the OAuth client id",
+    serverName,
+  );
+  const clientSecret = requireVariable(
+    env,
+    auth.clientSecretEnvVar,
+    "clientSecretEnvVar",
+    "the OAuth client secret",
+    serverName,
+  );
+  return new RedactingClientCredentialsProvider(
+    {
+      clientId,
+      clientSecret,
+      clientName: "agentforge-mcp-client",
+      ...(auth.scope ? { scope: auth.scope } : {}),
+      ...(auth.issuer ? { expectedIssuer: auth.issuer } : {}),
+    },
+    redactor,
+  );
+}
+
+/** A fetch presenting a client certificate, and the dispatcher to close when the connection ends. */
+export interface MtlsFetch {
+  fetch: FetchLike;
+  close(): Promise<void>;
+}
+
+async function readPem(env: EnvSource, variable: string, field: string, what: string, serverName: string) {
+  const path = requireVariable(env, variable, field, `the PATH of ${what}`, serverName);
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "I/O error";
+    throw new MCPConnectionError(
+      `MCP server "${serverName}": cannot read ${what} from the file named by ${variable} (auth.${field}): ${code}`,
+      { code: "SERVER_MISCONFIGURED", serverName, cause: error },
+    );
+  }
+}
+
+/**
+ * A fetch over an undici 7 Agent holding the client certificate, key and (optional) CA read from the
+ * files whose paths the `mtls` config's variables name. undici's own fetch is used because Node 20's
+ * built-in fetch bundles an older undici that cannot take a v7 dispatcher.
+ */
+export async function mtlsFetch(auth: MtlsAuth, env: EnvSource, serverName: string): Promise<MtlsFetch> {
+  const cert = await readPem(
+    env,
+    auth.certFileEnvVar,
+    "certFileEnvVar",
+    "the client certificate",
+    serverName,
+  );
+  const key = await readPem(env, auth.keyFileEnvVar, "keyFileEnvVar", "the client key", serverName);
+  const ca = auth.caFileEnvVar
+    ? await readPem(env, auth.caFileEnvVar, "caFileEnvVar", "the CA bundle", serverName)
+    : undefined;
+  const passphrase = auth.passphraseEnvVar
+    ? requireVariable(
+        env,
+        auth.passphraseEnvVar,
+        "passphraseEnvVar",
+        "the client key's passphrase",
+        serverName,
+      )
+    : undefined;
+  const agent = new Agent({
+    connect: { cert, key, ...(ca ? { ca } : {}), ...(passphrase ? { passphrase } : {}) },
+  });
+  const fetch: FetchLike = (url, init) =>
+    undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
+  return { fetch, close: () => agent.close() };
+}

@@ -1,0 +1,109 @@
+/** One complete line, or the summary of a line that was longer than the limit and was discarded. */
+export type DecodedLine =
+  | { kind: "line"; text: string }
+  | { kind: "oversize"; bytes: number; head: string; tail: string };
+
+/** Bytes kept from each end of an over-limit line, enough to find its JSON-RPC id. */
+export const EDGE_BYTES = 1024;
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Splits a byte stream into newline-delimited lines in linear time: each chunk is scanned once and a
+ * line's pieces are joined once, when its newline arrives (the SDK's ReadBuffer re-copies the whole
+ * buffer on every chunk, which is quadratic in the size of a reply). A line longer than `maxLineBytes`
+ * is not buffered: only its first and last EDGE_BYTES are kept, and it is reported as `oversize` once
+ * its newline arrives, so the stream stays in sync and the next line is read normally.
+ */
+export class LineDecoder {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private discarding = false;
+  private head: Buffer = EMPTY;
+  private tail: Buffer = EMPTY;
+
+  constructor(readonly maxLineBytes: number) {}
+
+  /** Bytes of the current, unfinished line. */
+  get pendingBytes(): number {
+    return this.size;
+  }
+
+  /** Feed one chunk; `emit` is called for every line it completes, in order. */
+  push(chunk: Buffer, emit: (line: DecodedLine) => void): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 ? chunk.length : newline;
+      if (end > start) this.take(chunk.subarray(start, end));
+      if (newline === -1) return;
+      this.finish(emit);
+      start = newline + 1;
+    }
+  }
+
+  private take(piece: Buffer): void {
+    this.size += piece.length;
+    if (this.discarding) {
+      this.keepTail(piece);
+      return;
+    }
+    if (this.size <= this.maxLineBytes) {
+      this.parts.push(piece);
+      return;
+    }
+    // Over the limit: keep the edges, drop the body.
+    this.discarding = true;
+    const pieces = [...this.parts, piece];
+    let head = Buffer.alloc(0);
+    for (const part of pieces) {
+      if (head.length >= EDGE_BYTES) break;
+      head = Buffer.concat([head, part.subarray(0, EDGE_BYTES - head.length)]);
+    }
+    this.head = head;
+    this.tail = EMPTY;
+    for (const part of pieces) this.keepTail(part);
+    this.parts = [];
+  }
+
+  private keepTail(piece: Buffer): void {
+    this.tail =
+      piece.length >= EDGE_BYTES
+        ? Buffer.from(piece.subarray(piece.length - EDGE_BYTES))
+        : Buffer.concat([this.tail, piece]).subarray(-EDGE_BYTES);
+  }
+
+  private finish(emit: (line: DecodedLine) => void): void {
+    if (this.discarding) {
+      const line: DecodedLine = {
+        kind: "oversize",
+        bytes: this.size,
+        head: this.head.toString("utf8"),
+        tail: this.tail.toString("utf8"),
+      };
+      this.reset();
+      emit(line);
+      return;
+    }
+    const parts = this.parts;
+    const size = this.size;
+    this.reset();
+    if (size === 0) return;
+    const first = parts[0];
+    let text =
+      parts.length === 1 && first ? first.toString("utf8") : Buffer.concat(parts, size).toString("utf8");
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (!/\S/.test(text)) return; // blank line (no trim(): a line can be megabytes long)
+    emit({ kind: "line", text });
+  }
+
+  private reset(): void {
+    this.parts = [];
+    this.size = 0;
+    if (this.discarding) {
+      this.discarding = false;
+      this.head = EMPTY;
+      this.tail = EMPTY;
+    }
+  }
+}

@@ -1,0 +1,733 @@
+/**
+ * One server's connection life cycle: lazy single-flight connect, reuse, drop detection, backoff,
+ * tool cache, health. The manager owns one per configured server.
+ */
+import { type EnvSource, MCPError, type MCPServerConfig } from "@agentforge/mcp-config";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  ErrorCode,
+  type Implementation,
+  McpError,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { EventEmitter } from "eventemitter3";
+import type { CreateTransportOptions } from "../create-transport.js";
+import type { DiscoveredTool } from "../discover-tools.js";
+import { MCPConnectionError, MCPRequestError, MCPTimeoutError } from "../errors.js";
+import type {
+  MCPCallToolOptions,
+  MCPClientManagerEvents,
+  MCPConnectionStatus,
+  MCPDisconnectReason,
+  MCPServerHealth,
+} from "../mcp-client-manager.js";
+import { type BackoffOptions, backoffDelay } from "./backoff.js";
+import { type BuiltTransport, buildTransport } from "./build-transport.js";
+import {
+  httpStartupError,
+  httpStatusOf,
+  isConnectionGone,
+  isSdkTimeout,
+  requestError,
+  stdioStartupError,
+} from "./classify-error.js";
+import { Redactor } from "./redactor.js";
+import { Semaphore } from "./semaphore.js";
+import { diffTools, hasChanges, toDiscoveredTool } from "./tools.js";
+
+/** Settings shared by every connection of one manager. */
+export interface ConnectionSettings {
+  transport: CreateTransportOptions;
+  env: EnvSource;
+  clientInfo: Implementation;
+  backoff: BackoffOptions;
+  healthTimeoutMs: number | undefined;
+  events: EventEmitter<MCPClientManagerEvents>;
+}
+
+const MAX_TOOL_PAGES = 1000;
+
+const ignoreProgress = (): void => {};
+
+interface Live {
+  client: Client;
+  built: BuiltTransport;
+  generation: number;
+}
+
+function timeoutError(ms: number): McpError {
+  return new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: ms });
+}
+
+/** Race `promise` against a timer; on timeout run `onTimeout` and reject with an SDK-style timeout. */
+function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(timeoutError(ms));
+    }, ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+async function closeQuietly(client: Client, built: BuiltTransport): Promise<void> {
+  await client.close().catch(() => {});
+  await built.transport.close().catch(() => {});
+  await built.dispose().catch(() => {});
+}
+
+async function terminateSession(built: BuiltTransport): Promise<void> {
+  if (built.kind !== "streamable-http") return;
+  const transport = built.transport as StreamableHTTPClientTransport;
+  if (!transport.sessionId) return;
+  await withDeadline(transport.terminateSession(), 1000, () => {}).catch(() => {});
+}
+
+/** The lifecycle of one configured server. */
+export class ServerConnection {
+  /** Last discovered tools (undefined until the first discovery). */
+  tools: DiscoveredTool[] | undefined;
+  /** Last health check. */
+  health: MCPServerHealth | undefined;
+
+  private live: Live | undefined;
+  private connecting: Promise<Live> | undefined;
+  private connectAbort: AbortController | undefined;
+  private pending: BuiltTransport | undefined;
+  private generation = 0;
+  private attempts = 0;
+  private failures = 0;
+  private nextAttemptAt = 0;
+  private lastError: MCPConnectionError | undefined;
+  private connectedAt: number | undefined;
+  private redactor: Redactor;
+  private readonly slots: Semaphore | undefined;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+
+  constructor(
+    readonly config: MCPServerConfig,
+    private readonly settings: ConnectionSettings,
+  ) {
+    this.redactor = new Redactor();
+    this.slots = config.maxConcurrentCalls ? new Semaphore(config.maxConcurrentCalls) : undefined;
+  }
+
+  // A listener that throws must not break the connection's bookkeeping: its error is rethrown on its
+  // own (as an uncaught exception, like any bug), after the state change is complete.
+  private emit<K extends keyof MCPClientManagerEvents>(
+    name: K,
+    payload: Parameters<MCPClientManagerEvents[K]>[0],
+  ): void {
+    try {
+      (this.settings.events.emit as (event: K, payload: unknown) => boolean)(name, payload);
+    } catch (error) {
+      process.nextTick(() => {
+        throw error;
+      });
+    }
+  }
+
+  private get name(): string {
+    return this.config.name;
+  }
+
+  private get connectionTimeoutMs(): number {
+    return this.config.connectionTimeout * 1000;
+  }
+
+  /** Whether a connection is open right now. */
+  get connected(): boolean {
+    return this.live !== undefined;
+  }
+
+  /** A snapshot for status displays. */
+  status(): MCPConnectionStatus {
+    const now = Date.now();
+    const live = this.live;
+    const state: MCPConnectionStatus["state"] = !this.config.enabled
+      ? "disabled"
+      : live
+        ? "connected"
+        : this.connecting
+          ? "connecting"
+          : this.failures > 0 && now < this.nextAttemptAt
+            ? "backoff"
+            : "idle";
+    const out: MCPConnectionStatus = {
+      name: this.name,
+      enabled: this.config.enabled,
+      state,
+      failures: this.failures,
+      toolCount: this.tools?.length ?? null,
+    };
+    if (live) {
+      out.transport = live.built.kind;
+      const pid = live.built.stdio?.pid;
+      if (pid !== undefined) out.pid = pid;
+    }
+    if (live && this.connectedAt !== undefined) out.connectedAt = new Date(this.connectedAt).toISOString();
+    if (state === "backoff") out.retryInMs = this.nextAttemptAt - now;
+    if (this.lastError) out.lastError = this.lastError.message;
+    const log = live?.built.stdio?.stderrLogPath;
+    if (log) out.stderrLogPath = log;
+    return out;
+  }
+
+  /** The connected SDK client, connecting first if needed (one attempt shared by concurrent callers). */
+  async client(signal?: AbortSignal): Promise<Client> {
+    return (await this.ensure(signal)).client;
+  }
+
+  private ensure(signal?: AbortSignal): Promise<Live> {
+    if (this.live) return Promise.resolve(this.live);
+    if (!this.connecting) {
+      const wait = this.nextAttemptAt - Date.now();
+      if (this.failures > 0 && wait > 0 && this.lastError) return Promise.reject(this.backoffError(wait));
+      const attempt = this.connect();
+      this.connecting = attempt;
+      attempt.then(
+        () => {
+          if (this.connecting === attempt) this.connecting = undefined;
+        },
+        () => {
+          if (this.connecting === attempt) this.connecting = undefined;
+        },
+      );
+    }
+    const connecting = this.connecting;
+    if (!signal) return connecting;
+    if (signal.aborted) return Promise.reject(this.cancelledWhileConnecting());
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(this.cancelledWhileConnecting());
+      signal.addEventListener("abort", onAbort, { once: true });
+      connecting.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  }
+
+  private cancelledWhileConnecting(): MCPRequestError {
+    return new MCPRequestError(
+      `Waiting for MCP server "${this.name}" to connect was cancelled by the caller; the connection attempt goes on for other callers.`,
+      { code: "REQUEST_CANCELLED", serverName: this.name },
+    );
+  }
+
+  private backoffError(waitMs: number): MCPConnectionError {
+    const last = this.lastError as MCPConnectionError;
+    return new MCPConnectionError(
+      `Not retrying MCP server "${this.name}" for another ${Math.ceil(waitMs)} ms (backoff after ${this.failures} failed attempt${this.failures === 1 ? "" : "s"}). Last failure: ${last.message}`,
+      {
+        code: last.code,
+        serverName: this.name,
+        cause: last,
+        ...(last.transport ? { transport: last.transport } : {}),
+        ...(last.httpStatus !== undefined ? { httpStatus: last.httpStatus } : {}),
+        ...(last.exitCode !== undefined ? { exitCode: last.exitCode } : {}),
+        ...(last.signal !== undefined ? { signal: last.signal } : {}),
+        ...(last.stderrLogPath ? { stderrLogPath: last.stderrLogPath } : {}),
+      },
+    );
+  }
+
+  private newClient(generation: number): Client {
+    const client = new Client(this.settings.clientInfo, { capabilities: {} });
+    client.onerror = () => {
+      // Transport noise (a stray stdout line, a dropped SSE stream); failures surface on requests.
+    };
+    client.onclose = () => this.onClientClosed(client, generation);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (this.live?.client === client) this.refreshTools(true);
+    });
+    return client;
+  }
+
+  private async connect(): Promise<Live> {
+    const generation = this.generation;
+    const attempt = ++this.attempts;
+    const started = performance.now();
+    const abort = new AbortController();
+    this.connectAbort = abort;
+    try {
+      const { client, built } =
+        this.config.transport === "stdio"
+          ? await this.connectStdio(generation, abort.signal)
+          : await this.connectHttp(generation, abort.signal);
+      if (generation !== this.generation || !client.transport) {
+        await closeQuietly(client, built);
+        throw this.closedWhileConnecting(built.kind);
+      }
+      const live: Live = { client, built, generation };
+      this.live = live;
+      this.failures = 0;
+      this.nextAttemptAt = 0;
+      this.lastError = undefined;
+      this.connectedAt = Date.now();
+      const pid = built.stdio?.pid;
+      this.emit("connected", {
+        serverName: this.name,
+        transport: built.kind,
+        ...(pid !== undefined ? { pid } : {}),
+        attempt,
+        durationMs: performance.now() - started,
+      });
+      // After a reconnect the server may have changed: fetch its tools again (in the background).
+      if (attempt > 1 && this.tools !== undefined) this.refreshTools(false);
+      return live;
+    } catch (caught) {
+      const error = MCPConnectionError.isInstance(caught)
+        ? caught
+        : new MCPConnectionError(
+            `MCP server "${this.name}" could not be connected: ${this.redactor.redact(String(caught))}`,
+            { code: "SERVER_START_FAILED", serverName: this.name },
+          );
+      if (generation === this.generation && error.code !== "CONNECTION_CLOSED") {
+        this.failures++;
+        const retryInMs = backoffDelay(this.failures, this.settings.backoff);
+        this.nextAttemptAt = Date.now() + retryInMs;
+        this.lastError = error;
+        this.emit("connectionFailed", {
+          serverName: this.name,
+          error,
+          failures: this.failures,
+          retryInMs,
+        });
+      }
+      throw error;
+    } finally {
+      if (this.connectAbort === abort) this.connectAbort = undefined;
+    }
+  }
+
+  private closedWhileConnecting(kind: BuiltTransport["kind"]): MCPConnectionError {
+    return new MCPConnectionError(
+      `MCP server "${this.name}" was closed while it was connecting (close(), closeAll() or applyConfig()).`,
+      { code: "CONNECTION_CLOSED", serverName: this.name, transport: kind },
+    );
+  }
+
+  private async build(options: CreateTransportOptions): Promise<BuiltTransport> {
+    const built = await buildTransport(this.config, options);
+    this.redactor = built.redactor;
+    this.pending = built;
+    return built;
+  }
+
+  private async connectStdio(generation: number, signal: AbortSignal) {
+    const built = await this.build(this.settings.transport);
+    const stdio = built.stdio as NonNullable<BuiltTransport["stdio"]>;
+    const client = this.newClient(generation);
+    try {
+      await withDeadline(
+        client.connect(built.transport, { timeout: this.connectionTimeoutMs, signal }),
+        this.connectionTimeoutMs + 50,
+        () => {},
+      );
+      return { client, built };
+    } catch (error) {
+      await closeQuietly(client, built);
+      if (generation !== this.generation) throw this.closedWhileConnecting("stdio");
+      throw stdioStartupError(error, {
+        config: this.config as MCPServerConfig & { transport: "stdio" },
+        command: stdio.command,
+        stdio,
+        connectionTimeoutMs: this.connectionTimeoutMs,
+        redactor: built.redactor,
+      });
+    } finally {
+      this.pending = undefined;
+    }
+  }
+
+  private async connectHttp(generation: number, signal: AbortSignal) {
+    const config = this.config as MCPServerConfig & { transport: "http" };
+    const deadline = performance.now() + this.connectionTimeoutMs;
+    const attempt = async (kind: "streamable-http" | "sse") => {
+      const built = await this.build({ ...this.settings.transport, http: kind });
+      const client = this.newClient(generation);
+      const remaining = Math.max(1, Math.round(deadline - performance.now()));
+      try {
+        await withDeadline(client.connect(built.transport, { timeout: remaining, signal }), remaining, () => {
+          void built.transport.close().catch(() => {});
+        });
+        return { client, built };
+      } catch (error) {
+        await closeQuietly(client, built);
+        throw error;
+      } finally {
+        this.pending = undefined;
+      }
+    };
+    const failure = (error: unknown, kind: "streamable-http" | "sse", sseTried: boolean) => {
+      if (generation !== this.generation) return this.closedWhileConnecting(kind);
+      return httpStartupError(error, {
+        config,
+        url: this.resolvedUrl(),
+        kind,
+        connectionTimeoutMs: this.connectionTimeoutMs,
+        env: this.settings.env,
+        redactor: this.redactor,
+        sseTried,
+      });
+    };
+    try {
+      return await attempt("streamable-http");
+    } catch (first) {
+      if (MCPConnectionError.isInstance(first)) throw first;
+      const status = httpStatusOf(first);
+      // An old HTTP+SSE server answers a Streamable HTTP POST with 400, 404 or 405: try SSE.
+      if ((status !== 400 && status !== 404 && status !== 405) || signal.aborted) {
+        throw failure(first, "streamable-http", false);
+      }
+      try {
+        return await attempt("sse");
+      } catch (second) {
+        if (MCPConnectionError.isInstance(second)) throw second;
+        const secondStatus = httpStatusOf(second);
+        const notSse = secondStatus === 404 || secondStatus === 405 || secondStatus === 400;
+        throw notSse ? failure(first, "streamable-http", true) : failure(second, "sse", true);
+      }
+    }
+  }
+
+  private resolvedUrl(): string {
+    return this.config.transport === "http" ? this.config.url : "";
+  }
+
+  private onClientClosed(client: Client, generation: number): void {
+    const live = this.live;
+    if (!live || live.client !== client || live.generation !== generation) return;
+    this.live = undefined;
+    void live.built.dispose().catch(() => {});
+    this.emitDisconnected(live, "lost");
+  }
+
+  private emitDisconnected(live: Live, reason: MCPDisconnectReason): void {
+    const stdio = live.built.stdio;
+    this.emit("disconnected", {
+      serverName: this.name,
+      transport: live.built.kind,
+      reason,
+      ...(stdio?.pid !== undefined ? { pid: stdio.pid } : {}),
+      ...(stdio?.exited ? { exitCode: stdio.exitCode ?? null, signal: stdio.signalCode ?? null } : {}),
+    });
+  }
+
+  /** Close the connection (and any attempt in progress); the next use reconnects. */
+  async close(reason: MCPDisconnectReason = "closed"): Promise<void> {
+    this.generation++;
+    this.failures = 0;
+    this.nextAttemptAt = 0;
+    const connecting = this.connecting;
+    if (connecting) {
+      this.connectAbort?.abort(new Error("closed"));
+      void this.pending?.transport.close().catch(() => {});
+      await connecting.catch(() => {});
+    }
+    const live = this.live;
+    this.live = undefined;
+    if (!live) return;
+    await terminateSession(live.built);
+    await closeQuietly(live.client, live.built);
+    this.emitDisconnected(live, reason);
+  }
+
+  /** Drop a connection found dead by a failed request (HTTP session lost, network gone). */
+  private async drop(live: Live): Promise<void> {
+    if (this.live !== live) return;
+    this.live = undefined;
+    await closeQuietly(live.client, live.built);
+    this.emitDisconnected(live, "lost");
+  }
+
+  private failed(
+    error: unknown,
+    live: Live | undefined,
+    context: {
+      method: string;
+      toolName?: string;
+      timeoutMs: number;
+      started: number;
+      cancelled: boolean;
+      totalTimeoutMs: number | undefined;
+    },
+  ): MCPError {
+    if (MCPError.isInstance(error)) return error;
+    if (live && live.generation !== this.generation) {
+      return new MCPConnectionError(
+        `${context.toolName ? `tools/call "${context.toolName}"` : context.method} on MCP server "${this.name}" failed because the connection was closed by the manager (close(), closeAll(), applyConfig() or a health recycle).`,
+        { code: "CONNECTION_CLOSED", serverName: this.name, transport: live.built.kind, cause: error },
+      );
+    }
+    const kind = live?.built.kind ?? "stdio";
+    const mapped = requestError(error, {
+      serverName: this.name,
+      method: context.method,
+      ...(context.toolName ? { toolName: context.toolName } : {}),
+      kind,
+      stdio: live?.built.stdio,
+      redactor: this.redactor,
+      timeoutMs: context.timeoutMs,
+      elapsedMs: performance.now() - context.started,
+      cancelled: context.cancelled,
+      totalTimeoutMs: context.totalTimeoutMs,
+    });
+    if (live && kind !== "stdio" && MCPConnectionError.isInstance(mapped) && isConnectionGone(error, kind)) {
+      void this.drop(live);
+    }
+    return mapped;
+  }
+
+  /** Call a tool with the server's limits; see `MCPClientManager.callTool`. */
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown> | undefined,
+    options: MCPCallToolOptions,
+  ): Promise<CallToolResult> {
+    const timeoutMs = options.timeoutMs ?? this.config.toolTimeout * 1000;
+    const totalTimeoutMs =
+      options.maxTotalTimeoutMs ??
+      (this.config.maxTotalTimeout !== undefined ? this.config.maxTotalTimeout * 1000 : undefined);
+    const resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? this.config.resetTimeoutOnProgress;
+    const signal = options.signal;
+    const started = performance.now();
+    let cancelled = false;
+    let totalFired = false;
+    const failure = (error: unknown, live: Live | undefined) =>
+      this.failed(error, live, {
+        method: "tools/call",
+        toolName,
+        timeoutMs,
+        started,
+        cancelled,
+        totalTimeoutMs: totalFired ? totalTimeoutMs : undefined,
+      });
+    if (signal?.aborted) {
+      cancelled = true;
+      throw failure(signal.reason, undefined);
+    }
+    let release: (() => void) | undefined;
+    if (this.slots) release = await this.acquireSlot(toolName, timeoutMs, signal, started);
+    let live: Live | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    // Built by hand rather than with spreads: this is the hot path of every tool call.
+    const request: RequestOptions = { timeout: timeoutMs, resetTimeoutOnProgress };
+    // The SDK only asks for progress (and so can only reset the timeout) when onprogress is set.
+    if (options.onprogress || resetTimeoutOnProgress)
+      request.onprogress = options.onprogress ?? ignoreProgress;
+    const params: CallToolRequest["params"] = args ? { name: toolName, arguments: args } : { name: toolName };
+    try {
+      live = this.live ?? (await this.ensure(signal));
+      if (signal || totalTimeoutMs !== undefined) {
+        // A per-call controller: the caller's signal may be long-lived, and the SDK never removes the
+        // abort listener it adds to the signal it is given.
+        const inner = new AbortController();
+        request.signal = inner.signal;
+        if (signal) {
+          onAbort = () => {
+            cancelled = true;
+            inner.abort(signal.reason);
+          };
+          signal.addEventListener("abort", onAbort, { once: true });
+        }
+        if (totalTimeoutMs !== undefined) {
+          const left = Math.max(1, totalTimeoutMs - (performance.now() - started));
+          timer = setTimeout(() => {
+            totalFired = true;
+            inner.abort(new Error("max total timeout exceeded"));
+          }, left);
+        }
+      }
+      return (await live.client.callTool(params, undefined, request)) as CallToolResult;
+    } catch (error) {
+      throw failure(error, live);
+    } finally {
+      release?.();
+      if (timer) clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private async acquireSlot(
+    toolName: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    started: number,
+  ): Promise<() => void> {
+    const slots = this.slots as Semaphore;
+    try {
+      return await slots.acquire(timeoutMs, signal);
+    } catch (reason) {
+      if (reason === "aborted") {
+        return Promise.reject(
+          new MCPRequestError(
+            `tools/call "${toolName}" on MCP server "${this.name}" was cancelled by the caller while waiting for a free call slot.`,
+            { code: "REQUEST_CANCELLED", serverName: this.name, toolName, method: "tools/call" },
+          ),
+        );
+      }
+      return Promise.reject(
+        new MCPTimeoutError(
+          `tools/call "${toolName}" on MCP server "${this.name}" waited ${Math.round(performance.now() - started)} ms for a free call slot (max_concurrent_calls = ${slots.limit}) and gave up.`,
+          {
+            code: "TOOL_TIMEOUT",
+            serverName: this.name,
+            toolName,
+            method: "tools/call",
+            timeoutMs,
+            elapsedMs: performance.now() - started,
+          },
+        ),
+      );
+    }
+  }
+
+  /** Every tool of the server (all pages); updates the cache and fires `toolsChanged` on a difference. */
+  async listTools(signal?: AbortSignal, emitOnFirst = false): Promise<DiscoveredTool[]> {
+    const live = await this.ensure(signal);
+    const started = performance.now();
+    const timeoutMs = this.connectionTimeoutMs;
+    const raw: Tool[] = [];
+    try {
+      let cursor: string | undefined;
+      const seen = new Set<string>();
+      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+        const result = await live.client.listTools(cursor === undefined ? undefined : { cursor }, {
+          timeout: timeoutMs,
+          ...(signal ? { signal } : {}),
+        });
+        raw.push(...result.tools);
+        cursor = result.nextCursor;
+        if (cursor === undefined) break;
+        if (seen.has(cursor)) {
+          throw new MCPRequestError(
+            `MCP server "${this.name}" returned the tools/list cursor ${JSON.stringify(cursor)} twice; pagination stopped.`,
+            { code: "INVALID_REPLY", serverName: this.name, method: "tools/list" },
+          );
+        }
+        seen.add(cursor);
+      }
+    } catch (error) {
+      throw this.failed(error, live, {
+        method: "tools/list",
+        timeoutMs,
+        started,
+        cancelled: signal?.aborted ?? false,
+        totalTimeoutMs: undefined,
+      });
+    }
+    const tools = raw.map((tool) => toDiscoveredTool(this.name, tool));
+    this.updateTools(tools, emitOnFirst);
+    return tools;
+  }
+
+  private updateTools(tools: DiscoveredTool[], emitOnFirst: boolean): void {
+    const previous = this.tools;
+    this.tools = tools;
+    if (previous === undefined && !emitOnFirst) return;
+    const diff = diffTools(previous ?? [], tools);
+    if (hasChanges(diff)) this.emit("toolsChanged", { serverName: this.name, tools, ...diff });
+  }
+
+  /** Forget the tool list and announce that the server has none (removed or disabled). */
+  clearTools(): void {
+    const previous = this.tools;
+    this.tools = undefined;
+    if (previous?.length) {
+      this.emit("toolsChanged", {
+        serverName: this.name,
+        tools: [],
+        added: [],
+        removed: previous.map((tool) => tool.toolName),
+        changed: [],
+      });
+    }
+  }
+
+  /** Re-fetch the tool list in the background (single-flight; coalesces bursts of list_changed). */
+  refreshTools(emitOnFirst: boolean): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        if (!this.live) break;
+        await this.listTools(undefined, emitOnFirst).catch(() => {});
+      } while (this.refreshAgain);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+  }
+
+  /** Ping and list tools; cache and return the result. A hanging ping recycles the connection. */
+  async healthCheck(): Promise<MCPServerHealth> {
+    const checkedAt = new Date().toISOString();
+    const started = performance.now();
+    let health: MCPServerHealth;
+    if (!this.config.enabled) {
+      health = { name: this.name, status: "disabled", latencyMs: null, toolCount: null, checkedAt };
+    } else {
+      try {
+        const live = await this.ensure();
+        const timeoutMs = this.settings.healthTimeoutMs ?? this.connectionTimeoutMs;
+        const pingStarted = performance.now();
+        try {
+          await live.client.ping({ timeout: timeoutMs });
+        } catch (error) {
+          if (!isSdkTimeout(error)) throw error;
+          await this.close("recycled");
+          throw new MCPTimeoutError(
+            `MCP server "${this.name}" did not answer ping within ${timeoutMs} ms; its connection was recycled (the next use reconnects).`,
+            {
+              code: "REQUEST_TIMEOUT",
+              serverName: this.name,
+              method: "ping",
+              timeoutMs,
+              elapsedMs: timeoutMs,
+            },
+          );
+        }
+        const latencyMs = performance.now() - pingStarted;
+        const tools = await this.listTools();
+        health = { name: this.name, status: "healthy", latencyMs, toolCount: tools.length, checkedAt };
+      } catch (error) {
+        const mapped = MCPError.isInstance(error)
+          ? error
+          : this.failed(error, this.live, {
+              method: "ping",
+              timeoutMs: this.connectionTimeoutMs,
+              started,
+              cancelled: false,
+              totalTimeoutMs: undefined,
+            });
+        health = {
+          name: this.name,
+          status: "unhealthy",
+          latencyMs: performance.now() - started,
+          toolCount: this.tools?.length ?? null,
+          error: mapped.message,
+          errorCode: mapped.code,
+          checkedAt,
+        };
+      }
+    }
+    const previous = this.health;
+    this.health = health;
+    if (!previous || previous.status !== health.status) {
+      this.emit("healthChanged", {
+        serverName: this.name,
+        health,
+        ...(previous ? { previous } : {}),
+      });
+    }
+    return health;
+  }
+}

@@ -1,0 +1,83 @@
+import { MCPConfigError, type MCPServerConfig } from "@agentforge/mcp-config";
+import { describe, expect, it } from "vitest";
+import { MCPServerNotFoundError } from "./errors.js";
+import { MCPClientManager } from "./mcp-client-manager.js";
+
+// Commands that would fail loudly if anything tried to start them: these tests do no I/O.
+const stdio = (name: string, enabled = true): MCPServerConfig => ({
+  name,
+  enabled,
+  transport: "stdio",
+  command: "/nonexistent/never-started",
+  args: [],
+  env: {},
+  connectionTimeout: 10,
+  toolTimeout: 30,
+  resetTimeoutOnProgress: false,
+});
+
+describe("MCPClientManager (no I/O)", () => {
+  it("lists enabled servers in config order and keeps disabled configs readable", () => {
+    const manager = new MCPClientManager([stdio("b"), stdio("off", false), stdio("a")]);
+    expect(manager.serverNames()).toEqual(["b", "a"]);
+    expect(manager.getConfig("off").enabled).toBe(false);
+    expect(manager.connectionStatus("off").state).toBe("disabled");
+    expect(manager.connectionStatus("a")).toMatchObject({ state: "idle", failures: 0, toolCount: null });
+    expect(manager.cachedTools("a")).toBeUndefined();
+  });
+
+  it("rejects duplicate names and malformed entries, naming the field", () => {
+    const error = (() => {
+      try {
+        new MCPClientManager([stdio("a"), stdio("a"), { ...stdio("c"), toolTimeout: 0 }]);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(MCPConfigError.isInstance(error)).toBe(true);
+    const issues = (error as MCPConfigError).issues.map((issue) => issue.path);
+    expect(issues).toEqual(["configs[1].name", "configs[2].toolTimeout"]);
+    expect((error as Error).message).toContain('duplicate server name "a"');
+  });
+
+  it("rejects bad options naming the option", () => {
+    expect(() => new MCPClientManager([], { maxMessageBytes: 10 })).toThrow(/options\.maxMessageBytes/);
+    expect(() => new MCPClientManager([], { logDir: 3 as unknown as string })).toThrow(/options\.logDir/);
+  });
+
+  it("throws MCPServerNotFoundError for unknown and disabled names before connecting", async () => {
+    const manager = new MCPClientManager([stdio("a"), stdio("off", false)]);
+    await expect(manager.callTool("nope", "t")).rejects.toSatisfy(
+      (error: unknown) =>
+        MCPServerNotFoundError.isInstance(error) &&
+        error.code === "SERVER_NOT_FOUND" &&
+        error.message.includes("configured: a, off"),
+    );
+    await expect(manager.getClient("off")).rejects.toMatchObject({
+      code: "SERVER_DISABLED",
+      serverName: "off",
+    });
+    await expect(manager.listTools("off")).rejects.toMatchObject({ code: "SERVER_DISABLED" });
+    expect(manager.connectionStatus("a").state).toBe("idle");
+  });
+
+  it("validates callTool arguments", async () => {
+    const manager = new MCPClientManager([stdio("a")]);
+    await expect(manager.callTool("a", "")).rejects.toThrow(/toolName must be a non-empty string/);
+    await expect(manager.callTool("a", "t", [] as unknown as Record<string, unknown>)).rejects.toThrow(
+      /args must be a plain object/,
+    );
+    await expect(manager.callTool("a", "t", {}, { timeoutMs: -1 })).rejects.toThrow(/options\.timeoutMs/);
+  });
+
+  it("reports disabled servers as 'disabled' in health checks and caches the result", async () => {
+    const manager = new MCPClientManager([stdio("off", false)]);
+    const events: string[] = [];
+    manager.on("healthChanged", (event) => events.push(`${event.serverName}:${event.health.status}`));
+    const health = await manager.healthCheck("off");
+    expect(health).toMatchObject({ name: "off", status: "disabled", latencyMs: null, toolCount: null });
+    expect(manager.lastHealth("off")).toBe(health);
+    expect(events).toEqual(["off:disabled"]);
+    await expect(manager.healthCheck("zzz")).rejects.toMatchObject({ code: "SERVER_NOT_FOUND" });
+  });
+});

@@ -1,0 +1,508 @@
+import {
+  type EnvSource,
+  MCPConfigError,
+  type MCPConfigIssue,
+  type MCPServerConfig,
+} from "@agentforge/mcp-config";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { EventEmitter } from "eventemitter3";
+import type { CreateTransportOptions } from "./create-transport.js";
+import {
+  type DiscoveredTool,
+  type DiscoverOptions,
+  discoverAll,
+  type MCPDiscoveryResult,
+} from "./discover-tools.js";
+import { type MCPConnectionError, type MCPConnectionKind, MCPServerNotFoundError } from "./errors.js";
+import { type BackoffOptions, DEFAULT_BACKOFF } from "./internal/backoff.js";
+import { ServerConnection } from "./internal/server-connection.js";
+import { stableStringify } from "./internal/stable-stringify.js";
+
+/** Options of `MCPClientManager`. */
+export interface MCPClientManagerOptions {
+  /** Where variable NAMES from the configs are looked up at connect time (default `process.env`). */
+  env?: EnvSource;
+  /** What `${NODE}` expands to (default `process.execPath`). */
+  nodePath?: string;
+  /** Folder of the per-server `<name>.stderr.log` files (default `logs/mcp`); `false`: memory only. */
+  logDir?: string | false;
+  /** Message-size limit for stdio servers without `maxMessageBytes` (default 64 MiB). */
+  maxMessageBytes?: number;
+  /** Extra variable names stdio children inherit, besides HOME, LOGNAME, PATH, SHELL, TERM, USER. */
+  inheritEnv?: readonly string[];
+  /** Name and version this client announces to servers (default `agentforge-mcp-client`). */
+  clientInfo?: { name: string; version: string };
+  /** Backoff between failed connection attempts (default 250 ms doubling up to 30 s). */
+  backoff?: Partial<BackoffOptions>;
+  /** Timeout of the health-check ping (default: the server's connection timeout). */
+  healthTimeoutMs?: number;
+  /** stdio shutdown: wait this long after closing stdin, and after SIGTERM (default 1000 ms). */
+  shutdownGraceMs?: number;
+}
+
+/** Options of `MCPClientManager.callTool`. Defaults come from the server's config. */
+export interface MCPCallToolOptions {
+  /** Cancels the call: `notifications/cancelled` is sent and the call rejects with `REQUEST_CANCELLED`. */
+  signal?: AbortSignal;
+  /** Time without an answer before `MCPTimeoutError` (default `tool_timeout` × 1000). */
+  timeoutMs?: number;
+  /** Restart the timeout on each progress notification (default `reset_timeout_on_progress`). */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard upper bound of the call, progress or not (default `max_total_timeout` × 1000, if set). */
+  maxTotalTimeoutMs?: number;
+  /** Receives the server's progress notifications for this call. */
+  onprogress?: (progress: Progress) => void;
+}
+
+/** Status of a health check. */
+export type MCPHealthStatus = "healthy" | "unhealthy" | "disabled";
+
+/** The result of a health check, as cached and returned by `lastHealth`. */
+export interface MCPServerHealth {
+  /** The server's name. */
+  name: string;
+  /** `healthy`: ping and tools/list answered; `unhealthy`: see `error`; `disabled`: not checked. */
+  status: MCPHealthStatus;
+  /** Ping round trip when healthy; time until failure when unhealthy; null when disabled. */
+  latencyMs: number | null;
+  /** Number of tools (last known when unhealthy; null when never discovered). */
+  toolCount: number | null;
+  /** Why the server is unhealthy (no secret values). */
+  error?: string;
+  /** The error's code (e.g. `COMMAND_NOT_FOUND`, `HTTP_UNAUTHORIZED`, `REQUEST_TIMEOUT`). */
+  errorCode?: string;
+  /** ISO 8601 time of the check. */
+  checkedAt: string;
+}
+
+/** A snapshot of one server's connection, for status displays. */
+export interface MCPConnectionStatus {
+  /** The server's name. */
+  name: string;
+  /** Whether the config enables it. */
+  enabled: boolean;
+  /** `backoff`: the last attempt failed and the next is not due yet. */
+  state: "disabled" | "idle" | "connecting" | "connected" | "backoff";
+  /** How it is connected, when it is. */
+  transport?: MCPConnectionKind;
+  /** stdio: the child's process id, when connected. */
+  pid?: number;
+  /** ISO 8601 time the current connection was made. */
+  connectedAt?: string;
+  /** Consecutive failed connection attempts. */
+  failures: number;
+  /** `backoff`: milliseconds until the next attempt is allowed. */
+  retryInMs?: number;
+  /** Message of the last failed attempt (no secret values). */
+  lastError?: string;
+  /** stdio: the stderr log of the current connection. */
+  stderrLogPath?: string;
+  /** Number of tools last discovered (null when never discovered). */
+  toolCount: number | null;
+}
+
+/** Why a connection ended. */
+export type MCPDisconnectReason = "closed" | "lost" | "recycled" | "reconfigured" | "removed";
+
+/** Payload of `connected`. */
+export interface MCPConnectedEvent {
+  /** The server's name. */
+  serverName: string;
+  /** How it is connected (`sse` after a fallback). */
+  transport: MCPConnectionKind;
+  /** stdio: the child's process id. */
+  pid?: number;
+  /** Connection attempts made for this server so far, this one included. */
+  attempt: number;
+  /** Time the attempt took. */
+  durationMs: number;
+}
+
+/** Payload of `disconnected`. */
+export interface MCPDisconnectedEvent {
+  /** The server's name. */
+  serverName: string;
+  /** How it was connected. */
+  transport: MCPConnectionKind;
+  /** `lost`: ended by the server or the network; otherwise ended by the manager. */
+  reason: MCPDisconnectReason;
+  /** stdio: the child's process id. */
+  pid?: number;
+  /** stdio: its exit code, when it exited. */
+  exitCode?: number | null;
+  /** stdio: the signal that ended it, if any. */
+  signal?: string | null;
+}
+
+/** Payload of `connectionFailed`. */
+export interface MCPConnectionFailedEvent {
+  /** The server's name. */
+  serverName: string;
+  /** The classified failure (no secret values). */
+  error: MCPConnectionError;
+  /** Consecutive failures so far. */
+  failures: number;
+  /** Time before the next attempt is allowed. */
+  retryInMs: number;
+}
+
+/** Payload of `toolsChanged`: the server's new full tool list and what changed by name. */
+export interface MCPToolsChangedEvent {
+  /** The server's name. */
+  serverName: string;
+  /** Its complete tool list now (empty when removed or disabled). */
+  tools: DiscoveredTool[];
+  /** Tool names that appeared. */
+  added: string[];
+  /** Tool names that disappeared. */
+  removed: string[];
+  /** Tool names whose definition changed. */
+  changed: string[];
+}
+
+/** Payload of `healthChanged` (fired when a server's health status differs from the previous check). */
+export interface MCPHealthChangedEvent {
+  /** The server's name. */
+  serverName: string;
+  /** The new result. */
+  health: MCPServerHealth;
+  /** The previous result, if there was one. */
+  previous?: MCPServerHealth;
+}
+
+/** The manager's events (eventemitter3): `manager.on("toolsChanged", (event) => ...)`. */
+export interface MCPClientManagerEvents {
+  /** A connection was established (first time or reconnect). */
+  connected: (event: MCPConnectedEvent) => void;
+  /** A connection ended (see `reason`). */
+  disconnected: (event: MCPDisconnectedEvent) => void;
+  /** A connection attempt failed; the next one waits `retryInMs`. */
+  connectionFailed: (event: MCPConnectionFailedEvent) => void;
+  /** A server's tool list differs from the one cached (list_changed, reconnect, health check, reload). */
+  toolsChanged: (event: MCPToolsChangedEvent) => void;
+  /** A server's health status changed. */
+  healthChanged: (event: MCPHealthChangedEvent) => void;
+}
+
+/** What `applyConfig` did. */
+export interface MCPConfigChanges {
+  /** Servers that are new. */
+  added: string[];
+  /** Servers that are gone (closed). */
+  removed: string[];
+  /** Servers whose entry changed (closed; reconnected right away when they were connected). */
+  changed: string[];
+  /** Servers left as they were (connections kept). */
+  unchanged: string[];
+}
+
+const PACKAGE_CLIENT_INFO = { name: "agentforge-mcp-client", version: "0.0.0" };
+
+function validateConfigs(configs: readonly MCPServerConfig[]): void {
+  if (!Array.isArray(configs)) {
+    throw new MCPConfigError("MCPClientManager: configs must be an array of MCPServerConfig", {
+      code: "CONFIG_INVALID",
+    });
+  }
+  const issues: MCPConfigIssue[] = [];
+  const seen = new Set<string>();
+  configs.forEach((config: Partial<MCPServerConfig> | null, i) => {
+    if (typeof config !== "object" || config === null) {
+      issues.push({ path: `configs[${i}]`, message: "expected an MCPServerConfig object" });
+      return;
+    }
+    if (typeof config.name !== "string" || config.name === "") {
+      issues.push({ path: `configs[${i}].name`, message: "expected a non-empty server name" });
+    } else if (seen.has(config.name)) {
+      issues.push({ path: `configs[${i}].name`, message: `duplicate server name "${config.name}"` });
+    } else seen.add(config.name);
+    if (config.transport !== "stdio" && config.transport !== "http") {
+      issues.push({ path: `configs[${i}].transport`, message: 'expected "stdio" or "http"' });
+    }
+    for (const field of ["connectionTimeout", "toolTimeout"] as const) {
+      const value = config[field];
+      if (typeof value !== "number" || !(value > 0)) {
+        issues.push({
+          path: `configs[${i}].${field}`,
+          message: "expected a number of seconds greater than 0",
+        });
+      }
+    }
+  });
+  if (issues.length) {
+    throw new MCPConfigError("MCPClientManager: invalid server configs", { code: "CONFIG_INVALID", issues });
+  }
+}
+
+function positive(value: number | undefined, name: string, min = 1): void {
+  if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || value < min)) {
+    throw new RangeError(`${name} must be a finite number >= ${min}, got ${String(value)}`);
+  }
+}
+
+/**
+ * Owns one MCP client per configured server: created lazily on first use, connected within
+ * `connection_timeout`, **kept open and reused**; concurrent first uses share one connection attempt
+ * (one child process). A dropped connection is re-established on the next use, with bounded exponential
+ * backoff after failed attempts. Emits typed events (eventemitter3). Node.js only (it spawns processes
+ * and writes stderr logs).
+ *
+ * Unknown or disabled names throw `MCPServerNotFoundError` before any connection attempt.
+ */
+export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
+  private connections = new Map<string, ServerConnection>();
+  private readonly settings: ConstructorParameters<typeof ServerConnection>[1];
+  private pollTimer: NodeJS.Timeout | undefined;
+  private pollRun: Promise<unknown> | undefined;
+
+  /** `configs` are typically `(await loadMCPConfig(path)).servers`; disabled entries are kept but never connected. */
+  constructor(configs: readonly MCPServerConfig[], options: MCPClientManagerOptions = {}) {
+    super();
+    validateConfigs(configs);
+    positive(options.maxMessageBytes, "MCPClientManager: options.maxMessageBytes", 1024);
+    positive(options.healthTimeoutMs, "MCPClientManager: options.healthTimeoutMs");
+    positive(options.shutdownGraceMs, "MCPClientManager: options.shutdownGraceMs", 0);
+    positive(options.backoff?.initialDelayMs, "MCPClientManager: options.backoff.initialDelayMs", 0);
+    positive(options.backoff?.maxDelayMs, "MCPClientManager: options.backoff.maxDelayMs", 0);
+    if (options.logDir !== undefined && options.logDir !== false && typeof options.logDir !== "string") {
+      throw new TypeError("MCPClientManager: options.logDir must be a folder path or false");
+    }
+    const transport: CreateTransportOptions = {
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.nodePath ? { nodePath: options.nodePath } : {}),
+      ...(options.logDir !== undefined ? { logDir: options.logDir } : {}),
+      ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+      ...(options.inheritEnv ? { inheritEnv: options.inheritEnv } : {}),
+      ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
+    };
+    this.settings = {
+      transport,
+      env: options.env ?? process.env,
+      clientInfo: options.clientInfo ?? PACKAGE_CLIENT_INFO,
+      backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
+      healthTimeoutMs: options.healthTimeoutMs,
+      events: this,
+    };
+    for (const config of configs)
+      this.connections.set(config.name, new ServerConnection(config, this.settings));
+  }
+
+  private entry(name: string, allowDisabled = false): ServerConnection {
+    if (typeof name !== "string") throw new TypeError("server name must be a string");
+    const connection = this.connections.get(name);
+    if (!connection) {
+      const known = [...this.connections.keys()];
+      throw new MCPServerNotFoundError(
+        `No MCP server named "${name}" is configured${known.length ? ` (configured: ${known.join(", ")})` : ""}.`,
+        { code: "SERVER_NOT_FOUND", serverName: name },
+      );
+    }
+    if (!allowDisabled && !connection.config.enabled) {
+      throw new MCPServerNotFoundError(
+        `MCP server "${name}" is disabled; set enabled: true in its config to use it.`,
+        { code: "SERVER_DISABLED", serverName: name },
+      );
+    }
+    return connection;
+  }
+
+  /** Names of the enabled servers, in config order. */
+  serverNames(): string[] {
+    return [...this.connections.values()].filter((c) => c.config.enabled).map((c) => c.config.name);
+  }
+
+  /** The config of a server (enabled or not). Throws `MCPServerNotFoundError` for an unknown name. */
+  getConfig(name: string): MCPServerConfig {
+    return this.entry(name, true).config;
+  }
+
+  /**
+   * The connected SDK `Client` of a server, connecting it first if needed. Prefer `callTool`, which
+   * applies the server's timeouts and maps errors; the client stays owned by the manager (don't close it).
+   */
+  getClient(name: string, options: { signal?: AbortSignal } = {}): Promise<Client> {
+    try {
+      return this.entry(name).client(options.signal);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Call a tool on a server over its reused connection, with the server's `tool_timeout` (restarted on
+   * progress when `reset_timeout_on_progress`), `max_total_timeout` and `max_concurrent_calls`. Resolves
+   * with the MCP result — including tool-level failures (`isError: true`), which are the caller's to map.
+   * Rejects with `MCPServerNotFoundError`, `MCPConnectionError` (start-up failure, `CONNECTION_LOST`),
+   * `MCPTimeoutError` (`TOOL_TIMEOUT`, cancellation sent), or `MCPRequestError` (`RPC_ERROR`,
+   * `REPLY_TOO_LARGE`, `REQUEST_CANCELLED`, `INVALID_REPLY`).
+   */
+  callTool(
+    name: string,
+    toolName: string,
+    args?: Record<string, unknown>,
+    options: MCPCallToolOptions = {},
+  ): Promise<CallToolResult> {
+    try {
+      const connection = this.entry(name);
+      if (typeof toolName !== "string" || toolName === "") {
+        throw new TypeError("callTool: toolName must be a non-empty string");
+      }
+      if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
+        throw new TypeError(
+          `callTool: args must be a plain object of tool arguments, got ${Array.isArray(args) ? "an array" : typeof args}`,
+        );
+      }
+      positive(options.timeoutMs, "callTool: options.timeoutMs");
+      positive(options.maxTotalTimeoutMs, "callTool: options.maxTotalTimeoutMs");
+      return connection.callTool(toolName, args, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The tools of one server (all pages), connecting if needed; updates the cache. See `discoverTools`. */
+  listTools(name: string, options: DiscoverOptions = {}): Promise<DiscoveredTool[]> {
+    try {
+      return this.entry(name).listTools(options.signal);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The tools last discovered for a server, without any I/O (undefined when never discovered). */
+  cachedTools(name: string): DiscoveredTool[] | undefined {
+    return this.entry(name, true).tools;
+  }
+
+  /** A snapshot of a server's connection state (no I/O). */
+  connectionStatus(name: string): MCPConnectionStatus {
+    return this.entry(name, true).status();
+  }
+
+  /**
+   * Check one server: connect if needed, ping, list tools. Never throws for a failing server (the
+   * result says `unhealthy`, with the error); a ping that hangs recycles the connection. Disabled
+   * servers return `disabled`. Fires `healthChanged` when the status changes.
+   */
+  healthCheck(name: string): Promise<MCPServerHealth> {
+    try {
+      return this.entry(name, true).healthCheck();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Check every configured server in parallel (disabled ones report `disabled`). */
+  healthCheckAll(): Promise<MCPServerHealth[]> {
+    return Promise.all([...this.connections.values()].map((connection) => connection.healthCheck()));
+  }
+
+  /** The cached result of the last health check of a server, if any. */
+  lastHealth(name: string): MCPServerHealth | undefined {
+    return this.entry(name, true).health;
+  }
+
+  /**
+   * Check every server now and then every `intervalMs` on an unref'd timer (it never keeps the process
+   * alive). Servers that failed are retried with backoff. Returns a function that stops polling.
+   */
+  startHealthPolling(intervalMs: number): () => void {
+    positive(intervalMs, "startHealthPolling: intervalMs", 10);
+    this.stopHealthPolling();
+    const tick = () => {
+      if (this.pollRun) return;
+      this.pollRun = this.healthCheckAll()
+        .catch(() => [])
+        .finally(() => {
+          this.pollRun = undefined;
+        });
+    };
+    const timer = setInterval(tick, intervalMs);
+    timer.unref();
+    this.pollTimer = timer;
+    tick();
+    return () => {
+      if (this.pollTimer === timer) this.stopHealthPolling();
+    };
+  }
+
+  /** Stop health polling (a check already running finishes). */
+  stopHealthPolling(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  /** Close every connection, then reconnect and rediscover every enabled server in parallel. */
+  async refresh(options: DiscoverOptions = {}): Promise<MCPDiscoveryResult> {
+    await Promise.all(
+      [...this.connections.values()].filter((c) => c.config.enabled).map((c) => c.close("reconfigured")),
+    );
+    return discoverAll(this, options);
+  }
+
+  /**
+   * Reload: servers whose entry changed are closed (and reconnected right away if they were connected),
+   * new ones are added (connected lazily), removed ones are closed; unchanged ones keep their connection.
+   * Servers that disappear or get disabled fire `toolsChanged` with an empty list.
+   */
+  async applyConfig(configs: readonly MCPServerConfig[]): Promise<MCPConfigChanges> {
+    validateConfigs(configs);
+    const changes: MCPConfigChanges = { added: [], removed: [], changed: [], unchanged: [] };
+    const next = new Map<string, ServerConnection>();
+    const wanted = new Set(configs.map((config) => config.name));
+    const closing: Promise<void>[] = [];
+    for (const [name, connection] of this.connections) {
+      if (wanted.has(name)) continue;
+      changes.removed.push(name);
+      closing.push(connection.close("removed").then(() => connection.clearTools()));
+    }
+    const reconnect: ServerConnection[] = [];
+    for (const config of configs) {
+      const existing = this.connections.get(config.name);
+      if (!existing) {
+        changes.added.push(config.name);
+        next.set(config.name, new ServerConnection(config, this.settings));
+      } else if (stableStringify(existing.config) === stableStringify(config)) {
+        changes.unchanged.push(config.name);
+        next.set(config.name, existing);
+      } else {
+        changes.changed.push(config.name);
+        const replacement = new ServerConnection(config, this.settings);
+        const wasConnected = existing.connected;
+        replacement.tools = existing.tools;
+        next.set(config.name, replacement);
+        closing.push(
+          existing.close("reconfigured").then(() => {
+            if (!config.enabled) replacement.clearTools();
+          }),
+        );
+        if (wasConnected && config.enabled) reconnect.push(replacement);
+      }
+    }
+    this.connections = next;
+    await Promise.all(closing);
+    await Promise.all(reconnect.map((connection) => connection.listTools().catch(() => undefined)));
+    return changes;
+  }
+
+  /** Close one server's connection (ending its child process); the next use reconnects. */
+  async close(name: string): Promise<void> {
+    await this.entry(name, true).close("closed");
+  }
+
+  /**
+   * Stop health polling and close every connection and connection attempt; resolves once every child
+   * process has exited. The manager stays usable: a later call reconnects.
+   */
+  async closeAll(): Promise<void> {
+    this.stopHealthPolling();
+    const all = () =>
+      Promise.all([...this.connections.values()].map((connection) => connection.close("closed")));
+    await all();
+    if (this.pollRun) {
+      await this.pollRun;
+      await all();
+    }
+  }
+}

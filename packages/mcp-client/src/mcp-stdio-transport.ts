@@ -1,0 +1,414 @@
+/**
+ * A thin stdio client transport implementing the SDK's `Transport` interface: newline-delimited
+ * JSON-RPC over a child process's stdin/stdout, nothing more. It exists because the SDK's
+ * `StdioClientTransport` re-copies its whole read buffer on every chunk (a 106 MB reply took 83 s) and
+ * closes the connection when a reply exceeds its buffer limit; neither can be changed from outside.
+ * Here reading is linear, the limit is an option, and an over-limit reply fails only its own request.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, mkdirSync, statSync, type WriteStream } from "node:fs";
+import { dirname } from "node:path";
+import { finished } from "node:stream";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type DecodedLine, LineDecoder } from "./internal/line-decoder.js";
+import { isServerInitiated, replyIdFromEdges } from "./internal/reply-id.js";
+import { TailBuffer } from "./internal/tail-buffer.js";
+
+/** Default limit of one message read from a stdio server: 64 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES: number = 64 * 1024 * 1024;
+
+/** JSON-RPC error code of the synthetic error answered for an over-limit reply (in the server-error range). */
+export const REPLY_TOO_LARGE_RPC_CODE = -32099;
+
+/** Options of `MCPStdioTransport`. */
+export interface MCPStdioTransportOptions {
+  /** Executable to run (no shell). */
+  command: string;
+  /** Its arguments. */
+  args?: readonly string[];
+  /** The child's whole environment (nothing is inherited implicitly). */
+  env?: Readonly<Record<string, string>>;
+  /** Working directory; must exist. */
+  cwd?: string;
+  /** Server name used in messages. */
+  serverName?: string;
+  /** File receiving the child's stderr (truncated at start); `false` keeps stderr in memory only. */
+  stderrLogPath?: string | false;
+  /** Largest message accepted from the child, in bytes (default 64 MiB). */
+  maxMessageBytes?: number;
+  /** Applied to every stderr line and diagnostic before it is stored or reported (secret redaction). */
+  redact?: (text: string) => string;
+  /** How long `close()` waits after ending stdin, and again after SIGTERM, before escalating (default 1000 ms). */
+  shutdownGraceMs?: number;
+}
+
+/** Data attached to the synthetic JSON-RPC error answered for an over-limit reply. */
+export interface ReplyTooLargeData {
+  /** Marker telling this error apart from server errors. */
+  reason: "REPLY_TOO_LARGE";
+  /** Size of the discarded reply, in bytes. */
+  replyBytes: number;
+  /** The limit, in bytes. */
+  limitBytes: number;
+}
+
+const STDERR_TAIL_CHARS = 16_000;
+const MAX_STDERR_LINE = 64 * 1024;
+
+/** stdio client transport with linear reading, a message-size limit and stderr capture. */
+export class MCPStdioTransport implements Transport {
+  /** Called with every message read from the child. */
+  onmessage?: ((message: JSONRPCMessage) => void) | undefined;
+  /** Called on non-fatal problems (a non-JSON line on stdout, a discarded message, a write error). */
+  onerror?: ((error: Error) => void) | undefined;
+  /** Called once, when the child has exited and its pipes are closed. */
+  onclose?: (() => void) | undefined;
+
+  private readonly options: MCPStdioTransportOptions;
+  private readonly maxMessageBytes: number;
+  private readonly redactText: (text: string) => string;
+  private child: ChildProcess | undefined;
+  private decoder: LineDecoder;
+  private readonly stderrBuffer = new TailBuffer(STDERR_TAIL_CHARS);
+  private stderrPartial = "";
+  private stderrFile: WriteStream | undefined;
+  private stderrFileError: string | undefined;
+  private readonly noise: string[] = [];
+  private readonly pending = new Set<string | number>();
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private closed: Promise<void> | undefined;
+  private resolveClosed: (() => void) | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: MCPStdioTransportOptions) {
+    if (typeof options.command !== "string" || options.command === "") {
+      throw new TypeError("MCPStdioTransport: options.command must be a non-empty string");
+    }
+    const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    if (!Number.isInteger(max) || max < 1024) {
+      throw new RangeError(
+        `MCPStdioTransport: options.maxMessageBytes must be an integer >= 1024, got ${max}`,
+      );
+    }
+    this.options = options;
+    this.maxMessageBytes = max;
+    this.redactText = options.redact ?? ((text) => text);
+    this.decoder = new LineDecoder(max);
+  }
+
+  /** The command that is run. */
+  get command(): string {
+    return this.options.command;
+  }
+
+  /** The child's process id once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The child's exit code, once it has exited (null when a signal ended it). */
+  get exitCode(): number | null | undefined {
+    return this.exit?.code;
+  }
+
+  /** The signal that ended the child, if one did. */
+  get signalCode(): string | null | undefined {
+    return this.exit?.signal;
+  }
+
+  /** Whether the child has exited. */
+  get exited(): boolean {
+    return this.exit !== undefined;
+  }
+
+  /** The stderr log file, when one is written. */
+  get stderrLogPath(): string | undefined {
+    return this.options.stderrLogPath || undefined;
+  }
+
+  /** Why the stderr log file could not be written, if it could not. */
+  get stderrLogError(): string | undefined {
+    return this.stderrFileError;
+  }
+
+  /** The last `maxChars` characters of the child's stderr (redacted), including an unfinished line. */
+  stderrTail(maxChars = 4000): string {
+    const partial = this.stderrPartial ? this.redactText(this.stderrPartial) : "";
+    const text = this.stderrBuffer.tail(maxChars) + partial;
+    return text.length > maxChars ? text.slice(-maxChars) : text;
+  }
+
+  /** Up to 5 non-JSON lines the child wrote on stdout (redacted, 200 characters each). */
+  get stdoutNoise(): readonly string[] {
+    return this.noise;
+  }
+
+  /** Spawn the child. Rejects with the spawn error (`code` ENOENT, EACCES, or CWD_NOT_FOUND). */
+  async start(): Promise<void> {
+    if (this.child) throw new Error("MCPStdioTransport already started");
+    const { command, args = [], env, cwd } = this.options;
+    if (cwd !== undefined) {
+      let isDirectory = false;
+      try {
+        isDirectory = statSync(cwd).isDirectory();
+      } catch {
+        isDirectory = false;
+      }
+      if (!isDirectory) {
+        throw Object.assign(new Error(`working directory ${cwd} does not exist or is not a directory`), {
+          code: "CWD_NOT_FOUND",
+        });
+      }
+    }
+    this.openStderrLog();
+    this.closed = new Promise((resolve) => {
+      this.resolveClosed = resolve;
+    });
+    const child = spawn(command, [...args], {
+      cwd,
+      env: env ? { ...env } : {},
+      stdio: ["pipe", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      const onSpawnError = (error: Error) => {
+        this.finish(null, null, false);
+        reject(error);
+      };
+      child.once("error", onSpawnError);
+      child.once("spawn", () => {
+        child.off("error", onSpawnError);
+        child.on("error", (error) => this.onerror?.(error));
+        resolve();
+      });
+    });
+    child.stdout?.on("data", (chunk: Buffer) => this.decoder.push(chunk, this.onLine));
+    child.stdout?.on("error", (error) => this.onerror?.(error));
+    child.stdin?.on("error", (error) => this.onerror?.(error));
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => this.onStderr(chunk));
+    child.once("close", (code, signal) => this.finish(code, signal));
+    // A grandchild that inherited stdout/stderr can keep the pipes open after the child exits: stop
+    // waiting for them after the grace period so close() never hangs.
+    child.once("exit", () => {
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        child.stdin?.destroy();
+      }, this.options.shutdownGraceMs ?? 1000).unref();
+    });
+  }
+
+  /** Write one message to the child's stdin (waits for the pipe to drain when it is full). */
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.exit || stdin.destroyed || !stdin.writable) {
+      return Promise.reject(new Error("Not connected"));
+    }
+    if ("method" in message) {
+      if ("id" in message) this.pending.add(message.id);
+      else if (message.method === "notifications/cancelled") {
+        const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+        if (id !== undefined) this.pending.delete(id);
+      }
+    }
+    if (stdin.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        stdin.off("drain", done);
+        stdin.off("close", done);
+        resolve();
+      };
+      stdin.once("drain", done);
+      stdin.once("close", done);
+    });
+  }
+
+  /**
+   * End the child: close stdin, wait `shutdownGraceMs`, SIGTERM, wait again, SIGKILL. Resolves once the
+   * process has exited and been reaped.
+   */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closing = this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const child = this.child;
+    if (!child || !this.closed) {
+      this.finish(null, null);
+      return;
+    }
+    const grace = this.options.shutdownGraceMs ?? 1000;
+    const closed = this.closed;
+    const within = (ms: number) =>
+      Promise.race([
+        closed.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref()),
+      ]);
+    if (!this.exit) {
+      child.stdin?.end();
+      if (!(await within(grace))) {
+        child.kill("SIGTERM");
+        if (!(await within(grace))) child.kill("SIGKILL");
+      }
+    }
+    await closed;
+  }
+
+  private readonly onLine = (line: DecodedLine): void => {
+    if (line.kind === "oversize") {
+      this.onOversize(line.bytes, line.head, line.tail);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line.text);
+    } catch {
+      this.noteNoise(line.text);
+      return;
+    }
+    const result = JSONRPCMessageSchema.safeParse(parsed);
+    if (!result.success) {
+      this.noteNoise(line.text);
+      return;
+    }
+    const message = result.data;
+    if ("id" in message && !("method" in message) && message.id !== undefined)
+      this.pending.delete(message.id);
+    this.deliver(message);
+  };
+
+  private queue: JSONRPCMessage[] | undefined;
+
+  // The SDK runs notification handlers one microtask after delivery, but handles responses at once: a
+  // progress notification and the response right behind it in the same chunk would lose the progress
+  // (its handler is gone by then). After a notification, later messages wait for those microtasks.
+  private deliver(message: JSONRPCMessage): void {
+    if (this.queue) {
+      this.queue.push(message);
+      return;
+    }
+    this.onmessage?.(message);
+    if ("method" in message && !("id" in message)) {
+      this.queue = [];
+      void this.drainQueue(this.queue);
+    }
+  }
+
+  private async drainQueue(queue: JSONRPCMessage[]): Promise<void> {
+    await Promise.resolve();
+    await Promise.resolve();
+    while (queue.length > 0) {
+      const message = queue.shift() as JSONRPCMessage;
+      this.onmessage?.(message);
+      if ("method" in message && !("id" in message)) {
+        await Promise.resolve();
+        await Promise.resolve();
+      }
+    }
+    this.queue = undefined;
+  }
+
+  private onOversize(bytes: number, head: string, tail: string): void {
+    const server = this.options.serverName ? `MCP server "${this.options.serverName}"` : "The MCP server";
+    let id = replyIdFromEdges(head, tail);
+    if (id !== undefined && !this.pending.has(id)) id = undefined;
+    if (id === undefined && isServerInitiated(head)) {
+      this.onerror?.(
+        new Error(
+          `${server} sent a ${bytes}-byte message, over the limit of ${this.maxMessageBytes} bytes (max_message_bytes); it was discarded`,
+        ),
+      );
+      return;
+    }
+    if (id === undefined && this.pending.size === 1) id = [...this.pending][0];
+    if (id === undefined) {
+      this.onerror?.(
+        new Error(
+          `${server} sent a ${bytes}-byte reply, over the limit of ${this.maxMessageBytes} bytes (max_message_bytes), whose request could not be identified; it was discarded`,
+        ),
+      );
+      return;
+    }
+    this.pending.delete(id);
+    const data: ReplyTooLargeData = {
+      reason: "REPLY_TOO_LARGE",
+      replyBytes: bytes,
+      limitBytes: this.maxMessageBytes,
+    };
+    this.deliver({
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: REPLY_TOO_LARGE_RPC_CODE,
+        message: `${server} replied with ${bytes} bytes, over the limit of ${this.maxMessageBytes} bytes (max_message_bytes); the reply was discarded and the connection is still usable`,
+        data,
+      },
+    });
+  }
+
+  private noteNoise(text: string): void {
+    const shown = this.redactText(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+    if (this.noise.length < 5) this.noise.push(shown);
+    this.onerror?.(new Error(`stdout line is not JSON-RPC (servers must log to stderr): ${shown}`));
+  }
+
+  private openStderrLog(): void {
+    const path = this.options.stderrLogPath;
+    if (!path) return;
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      const file = createWriteStream(path, { flags: "w" });
+      file.on("error", (error) => {
+        this.stderrFileError = error.message;
+        this.stderrFile = undefined;
+      });
+      this.stderrFile = file;
+    } catch (error) {
+      this.stderrFileError = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  private onStderr(chunk: string): void {
+    let text = this.stderrPartial + chunk;
+    const lastNewline = text.lastIndexOf("\n");
+    if (lastNewline === -1 && text.length <= MAX_STDERR_LINE) {
+      this.stderrPartial = text;
+      return;
+    }
+    const cut = lastNewline === -1 ? text.length : lastNewline + 1;
+    this.stderrPartial = text.slice(cut);
+    text = this.redactText(text.slice(0, cut));
+    this.stderrBuffer.write(text);
+    this.stderrFile?.write(text);
+  }
+
+  private finish(code: number | null, signal: NodeJS.Signals | null, notify = true): void {
+    if (this.exit) return;
+    this.exit = { code, signal };
+    if (this.stderrPartial) {
+      const rest = this.redactText(this.stderrPartial);
+      this.stderrPartial = "";
+      this.stderrBuffer.write(rest);
+      this.stderrFile?.write(rest);
+    }
+    this.pending.clear();
+    const done = () => {
+      this.resolveClosed?.();
+      if (notify) this.onclose?.();
+    };
+    const file = this.stderrFile;
+    this.stderrFile = undefined;
+    if (!file) {
+      done();
+      return;
+    }
+    // Report the end only once the log file is complete, so errors and the file agree.
+    finished(file, () => done());
+    file.end();
+  }
+}

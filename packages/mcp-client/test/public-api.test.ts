@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import * as api from "../src/index.js";
+
+describe("public API", () => {
+  it("exports exactly these names (a change here needs a changeset)", () => {
+    expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+      [
+        "DEFAULT_MAX_MESSAGE_BYTES",
+        "MCPClientManager",
+        "MCPConnectionError",
+        "MCPRequestError",
+        "MCPServerNotFoundError",
+        "MCPStdioTransport",
+        "MCPTimeoutError",
+        "REPLY_TOO_LARGE_RPC_CODE",
+        "createTransport",
+        "discoverAll",
+        "discoverTools",
+      ]
+    `);
+  });
+
+  it("every exported error has a code and isInstance", () => {
+    const errors = Object.values(api).filter(
+      (value): value is typeof api.MCPConnectionError =>
+        typeof value === "function" && value.prototype instanceof Error,
+    );
+    expect(errors.map((e) => e.name).sort()).toEqual([
+      "MCPConnectionError",
+      "MCPRequestError",
+      "MCPServerNotFoundError",
+      "MCPTimeoutError",
+    ]);
+    for (const ErrorClass of errors) {
+      const error = new ErrorClass("x", { code: "CONNECTION_LOST" });
+      expect(error.code).toBe("CONNECTION_LOST");
+      expect(ErrorClass.isInstance(error)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,328 @@
+/**
+ * Fake but real MCP servers for tests (private workspace package). The servers are plain .mjs files run
+ * by Node directly (no build); this module gives their absolute paths, builds `MCPServerConfig`s for
+ * them, starts the HTTP server and waits for its ready line, and makes TLS certificates with openssl.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { MCPHttpServerConfig, MCPStdioServerConfig } from "@agentforge/mcp-config";
+
+/** Absolute path of the stdio test server script (`node <path> [flags]`). */
+export const STDIO_TEST_SERVER: string = fileURLToPath(
+  new URL("../servers/stdio-server.mjs", import.meta.url),
+);
+/** Absolute path of the HTTP test server script (`node <path> [flags]`, prints `ready <url>` on stderr). */
+export const HTTP_TEST_SERVER: string = fileURLToPath(new URL("../servers/http-server.mjs", import.meta.url));
+
+/** Tool-level behaviours both servers share. */
+export interface TestServerBehaviour {
+  /** The name the server reports in its MCP `serverInfo`. */
+  serverName?: string;
+  /** Exit the process (code 70) when the Nth counted tools/call arrives. */
+  crashOnCall?: number;
+  /** Append one JSON line per received tools/call (and per cancellation) to this file. */
+  callLog?: string;
+  /** Page tools/list with this many tools per page. */
+  pageSize?: number;
+  /** Register this many extra tools (`extra_0`, ...). */
+  extraTools?: number;
+  /** Never answer `ping`. */
+  hangPing?: boolean;
+}
+
+/** Start-up behaviours of the stdio server. */
+export interface StdioTestServerBehaviour extends TestServerBehaviour {
+  /** Wait this long before answering anything. */
+  startupDelayMs?: number;
+  /** Write `message` (or a default) on stderr and exit with this code at start-up. */
+  exitAtStart?: number;
+  /** The stderr message used with `exitAtStart`. */
+  message?: string;
+  /** Print a non-JSON line on stdout before the handshake. */
+  garbageAtStart?: boolean;
+  /** Start but never speak MCP (for handshake timeouts). */
+  noHandshake?: boolean;
+  /** Ignore stdin EOF and SIGTERM (only SIGKILL ends it). */
+  stubborn?: boolean;
+  /** Append the process id to this file at start-up (to count spawned children). */
+  startLog?: string;
+  /** Print `env NAME=value` on stderr at start-up for these variables. */
+  stderrEnv?: string[];
+  /** Print this many numbered lines on stderr at start-up. */
+  stderrLines?: number;
+  /** Exit with code 3 at start-up while this file does not exist. */
+  failUntilFile?: string;
+}
+
+/** Options of `startHttpTestServer`. */
+export interface HttpTestServerOptions extends TestServerBehaviour {
+  /** Require `Authorization: Bearer <value of this variable>` (read from `env`). */
+  tokenEnv?: string;
+  /** Echo the received request headers in 401 bodies (like careless servers do). */
+  echoAuth?: boolean;
+  /** Serve only the legacy HTTP+SSE transport (GET /mcp + POST /messages). */
+  legacySse?: boolean;
+  /** Serve HTTPS with this certificate... */
+  tlsCert?: string;
+  /** ...and this key. */
+  tlsKey?: string;
+  /** CA used to verify client certificates. */
+  tlsCa?: string;
+  /** Require a client certificate signed by `tlsCa` (mTLS). */
+  requireClientCert?: boolean;
+  /** Act as an OAuth authorization server for this client id (client_credentials, client_secret_basic). */
+  oauthClientId?: string;
+  /** The variable (in `env`) holding the OAuth client secret the server accepts. */
+  oauthClientSecretEnv?: string;
+  /** Extra environment for the server process. */
+  env?: Record<string, string>;
+}
+
+function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** Turn behaviour options into command-line flags of the server scripts. */
+export function testServerArgs(behaviour: StdioTestServerBehaviour | HttpTestServerOptions): string[] {
+  const args: string[] = [];
+  for (const [key, value] of Object.entries(behaviour)) {
+    if (value === undefined || value === false || key === "env") continue;
+    const flag = `--${key === "serverName" ? "name" : kebab(key)}`;
+    if (value === true) args.push(flag);
+    else args.push(flag, Array.isArray(value) ? value.join(",") : String(value));
+  }
+  return args;
+}
+
+/** An enabled stdio `MCPServerConfig` that runs the stdio test server with the given behaviour. */
+export function stdioTestServer(
+  name: string,
+  behaviour: StdioTestServerBehaviour = {},
+  overrides: Partial<Omit<MCPStdioServerConfig, "transport">> = {},
+): MCPStdioServerConfig {
+  return {
+    name,
+    enabled: true,
+    transport: "stdio",
+    command: process.execPath,
+    args: [STDIO_TEST_SERVER, ...testServerArgs(behaviour)],
+    env: {},
+    connectionTimeout: 10,
+    toolTimeout: 30,
+    resetTimeoutOnProgress: false,
+    ...overrides,
+  };
+}
+
+/** An enabled http `MCPServerConfig` pointing at `url` (auth none unless overridden). */
+export function httpTestServer(
+  name: string,
+  url: string,
+  overrides: Partial<Omit<MCPHttpServerConfig, "transport">> = {},
+): MCPHttpServerConfig {
+  return {
+    name,
+    enabled: true,
+    transport: "http",
+    url,
+    headers: {},
+    auth: { type: "none" },
+    connectionTimeout: 10,
+    toolTimeout: 30,
+    resetTimeoutOnProgress: false,
+    ...overrides,
+  };
+}
+
+/** A running HTTP test server process. */
+export interface RunningHttpTestServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:40123/mcp`. */
+  url: string;
+  /** Scheme, host and port, e.g. `http://127.0.0.1:40123` (also the OAuth issuer). */
+  origin: string;
+  /** The server's process id. */
+  pid: number;
+  /** Everything the server wrote on stderr so far. */
+  stderr(): string;
+  /** Stop the server and wait for its process to end (SIGTERM, then SIGKILL after 2 s). */
+  stop(): Promise<void>;
+}
+
+function waitForExit(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Start the HTTP test server on 127.0.0.1 port 0 and resolve once it printed its ready line. */
+export function startHttpTestServer(options: HttpTestServerOptions = {}): Promise<RunningHttpTestServer> {
+  const child = spawn(process.execPath, [HTTP_TEST_SERVER, ...testServerArgs(options)], {
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  return new Promise((resolve, reject) => {
+    const fail = (reason: string) => {
+      void waitForExit(child, 2000);
+      reject(new Error(`HTTP test server did not start: ${reason}\n${stderr}`));
+    };
+    const timer = setTimeout(() => fail("no ready line within 15 s"), 15_000);
+    child.once("error", (error) => fail(error.message));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`HTTP test server exited with code ${code} before it was ready\n${stderr}`));
+    });
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      const before = stderr;
+      stderr += chunk;
+      const match = /^ready (\S+)$/m.exec(stderr);
+      if (match?.[1] && !/^ready /m.test(before)) {
+        clearTimeout(timer);
+        child.removeAllListeners("exit");
+        const url = match[1];
+        resolve({
+          url,
+          origin: new URL(url).origin,
+          pid: child.pid ?? -1,
+          stderr: () => stderr,
+          stop: () => waitForExit(child, 2000),
+        });
+      }
+    });
+  });
+}
+
+/** One line of a server's `callLog` file. */
+export interface CallLogEntry {
+  /** The tool that was called (absent for cancellation entries). */
+  tool?: string;
+  /** The tool whose call was cancelled by the client. */
+  cancelled?: string;
+  /** The server process that received it. */
+  pid: number;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+/** Read a `callLog` file (an absent file means no call arrived). */
+export function readCallLog(file: string): CallLogEntry[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as CallLogEntry);
+}
+
+/** Whether a process is running, a zombie (exited but never reaped by its parent) or gone. */
+export function processState(pid: number): "running" | "zombie" | "gone" {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? "running" : "gone";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z") ? "zombie" : "running";
+  } catch {
+    return "running";
+  }
+}
+
+/** PEM files made by `createTestCertificates` (all paths absolute). */
+export interface TestCertificates {
+  /** The folder holding every file. */
+  dir: string;
+  /** The test CA's certificate (trust anchor for both sides). */
+  caCert: string;
+  /** Server certificate for 127.0.0.1 and localhost, signed by the CA. */
+  serverCert: string;
+  /** The server certificate's key. */
+  serverKey: string;
+  /** Client certificate (clientAuth), signed by the CA. */
+  clientCert: string;
+  /** The client certificate's key, unencrypted. */
+  clientKey: string;
+  /** The same client key encrypted with `passphrase`. */
+  clientKeyEncrypted: string;
+  /** Passphrase of `clientKeyEncrypted`. */
+  passphrase: string;
+}
+
+/** Make a throw-away CA, server and client certificates with `openssl` (EC P-256, valid one day). */
+export function createTestCertificates(
+  dir: string = mkdtempSync(join(tmpdir(), "agentforge-certs-")),
+): TestCertificates {
+  mkdirSync(dir, { recursive: true });
+  const file = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+  const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+  openssl(
+    "req",
+    "-x509",
+    ...ec,
+    "-keyout",
+    file("ca.key"),
+    "-out",
+    file("ca.crt"),
+    "-days",
+    "1",
+    "-subj",
+    "/CN=AgentForge Test CA",
+  );
+  const issue = (name: string, cn: string, extensions: string) => {
+    writeFileSync(file(`${name}.ext`), extensions);
+    openssl("req", ...ec, "-keyout", file(`${name}.key`), "-out", file(`${name}.csr`), "-subj", `/CN=${cn}`);
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      file(`${name}.csr`),
+      "-CA",
+      file("ca.crt"),
+      "-CAkey",
+      file("ca.key"),
+      "-CAcreateserial",
+      "-out",
+      file(`${name}.crt`),
+      "-days",
+      "1",
+      "-extfile",
+      file(`${name}.ext`),
+    );
+  };
+  issue("server", "127.0.0.1", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
+  issue("client", "agentforge-test-client", "extendedKeyUsage=clientAuth\n");
+  const passphrase = "test-passphrase";
+  openssl(
+    "pkcs8",
+    "-topk8",
+    "-in",
+    file("client.key"),
+    "-out",
+    file("client-encrypted.key"),
+    "-passout",
+    `pass:${passphrase}`,
+    "-v2",
+    "aes-256-cbc",
+  );
+  return {
+    dir,
+    caCert: file("ca.crt"),
+    serverCert: file("server.crt"),
+    serverKey: file("server.key"),
+    clientCert: file("client.crt"),
+    clientKey: file("client.key"),
+    clientKeyEncrypted: file("client-encrypted.key"),
+    passphrase,
+  };
+}
