@@ -1,0 +1,21 @@
+// @agentforge/mcp-permissions: which agent may call which MCP tool. Plain data in, decision out; no I/O.
+
+// Errors
+export { MCPDuplicateToolError, MCPPermissionDeniedError, type MCPPermissionsErrorCode } from "./errors.js";
+// Policy
+export {
+  type MCPAgentGrant,
+  type MCPPermissionBasis,
+  type MCPPermissionDecision,
+  type MCPPermissionGrants,
+  MCPPermissionPolicy,
+  type MCPPermissionPolicyOptions,
+} from "./mcp-permission-policy.js";
+// Registry
+export {
+  type MCPToolDefinitionChange,
+  MCPToolRegistry,
+  type MCPToolRegistryDiff,
+} from "./mcp-tool-registry.js";
+// Identities
+export { type MCPToolDescriptor, parseToolIdentity, toolIdentity } from "./tool-identity.js";

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import * as api from "../src/index.js";
+
+describe("public API", () => {
+  it("exports exactly these names (a change here needs a changeset)", () => {
+    expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+      [
+        "MCPDuplicateToolError",
+        "MCPPermissionDeniedError",
+        "MCPPermissionPolicy",
+        "MCPToolRegistry",
+        "parseToolIdentity",
+        "toolIdentity",
+      ]
+    `);
+  });
+
+  it("every exported error has a code and isInstance", () => {
+    const denied = new api.MCPPermissionDeniedError({ agent: "a", toolName: "s.t", reason: "no" });
+    const duplicate = new api.MCPDuplicateToolError("dup", { toolName: "s.t", serverName: "s" });
+    expect(denied.code).toBe("TOOL_DENIED");
+    expect(duplicate.code).toBe("TOOL_DUPLICATE");
+    expect(api.MCPPermissionDeniedError.isInstance(denied)).toBe(true);
+    expect(api.MCPDuplicateToolError.isInstance(denied)).toBe(false);
+    expect(api.MCPDuplicateToolError.isInstance(duplicate)).toBe(true);
+    const errorClasses = Object.values(api).filter(
+      (v) => typeof v === "function" && v.prototype instanceof Error,
+    );
+    expect(errorClasses).toHaveLength(2);
+  });
+});

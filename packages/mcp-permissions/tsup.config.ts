@@ -1,0 +1,4 @@
+import { libraryConfig } from "@agentforge/build-config/tsup";
+import { defineConfig } from "tsup";
+
+export default defineConfig(libraryConfig({ index: "src/index.ts" }));
