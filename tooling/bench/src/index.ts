@@ -29,6 +29,8 @@ export interface CompareOptions {
   iterations?: number;
   /** Warm-up time per variant in ms (default 200). */
   warmupMs?: number;
+  /** Rounds alternating the variants' order (default 4). */
+  rounds?: number;
 }
 
 const envTime = Number(process.env.BENCH_TIME_MS);
@@ -111,8 +113,9 @@ export function printTable(rows: readonly Figures[]): void {
 }
 
 /**
- * Measure every variant in one tinybench run and print the table with ratios to the first variant.
- * Returns the figures so a bench can print derived numbers (e.g. overhead per call).
+ * Measure every variant in the same run and print the table with ratios to the first variant. The time
+ * budget is split into rounds that alternate the variants' order, so a change in machine load during the
+ * run hits every variant alike. Returns the figures so a bench can print derived numbers.
  */
 export async function compare(
   title: string,
@@ -120,29 +123,31 @@ export async function compare(
   options: CompareOptions = {},
 ): Promise<Figures[]> {
   heading(title);
-  const bench = new Bench({
-    time: options.timeMs ?? defaultTime,
-    iterations: options.iterations ?? 10,
-    warmupTime: options.warmupMs ?? 200,
-    retainSamples: true,
-    throws: true,
-  });
-  for (const variant of variants) bench.add(variant.name, variant.fn);
-  await bench.run();
-  const rows = bench.tasks.map((task): Figures => {
-    const result = task.result;
-    if (result.state !== "completed") {
-      throw new Error(`bench variant "${task.name}" did not complete (state: ${result.state})`);
+  const rounds = Math.max(1, options.rounds ?? 4);
+  const time = (options.timeMs ?? defaultTime) / rounds;
+  const samples = variants.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    const order = variants.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const index of order) {
+      const variant = variants[index] as Variant;
+      const bench = new Bench({
+        time,
+        iterations: Math.max(1, Math.ceil((options.iterations ?? 10) / rounds)),
+        warmupTime: round === 0 ? (options.warmupMs ?? 200) : 20,
+        retainSamples: true,
+        throws: true,
+      });
+      bench.add(variant.name, variant.fn);
+      await bench.run();
+      const result = bench.tasks[0]?.result;
+      if (result?.state !== "completed" || !result.latency.samples) {
+        throw new Error(`bench variant "${variant.name}" did not complete (state: ${result?.state})`);
+      }
+      samples[index]?.push(...result.latency.samples);
     }
-    return {
-      name: task.name,
-      samples: result.latency.samplesCount,
-      medianMs: result.latency.p50,
-      p99Ms: result.latency.p99,
-      meanMs: result.latency.mean,
-      opsPerSec: result.throughput.mean,
-    };
-  });
+  }
+  const rows = variants.map((variant, i) => summarize(variant.name, samples[i] ?? []));
   printTable(rows);
   return rows;
 }

@@ -1,0 +1,318 @@
+import type { CallToolResult, MCPClientManager } from "@agentforge/mcp-client";
+import { MCPRequestError, MCPTimeoutError } from "@agentforge/mcp-client";
+import { MCPError } from "@agentforge/mcp-config";
+import {
+  MCPPermissionDeniedError,
+  type MCPPermissionPolicy,
+  type MCPToolDescriptor,
+  type MCPToolRegistry,
+  parseToolIdentity,
+} from "@agentforge/mcp-permissions";
+import { MCPToolExecutionError, MCPToolNotFoundError } from "./errors.js";
+import {
+  MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_FAILED,
+  MCP_TOOL_CALL_STARTED,
+  MCP_TOOL_DEFINITION_CHANGED,
+  MCPEventDispatcher,
+  type MCPToolCallEvent,
+  type MCPToolCallOutcome,
+} from "./events.js";
+import { type MCPToolSpan, type MCPTracer, noopTracer } from "./mcp-tracer.js";
+import { type MCPRawToolResult, renderToolResult } from "./render-tool-result.js";
+
+/** What the executor needs of a client manager (an `MCPClientManager` fits). */
+export type MCPToolCallClient = Pick<MCPClientManager, "callTool" | "getConfig">;
+
+/** Options of `MCPToolExecutor`. */
+export interface MCPToolExecutorOptions {
+  clientManager: MCPToolCallClient;
+  registry: MCPToolRegistry;
+  policy: MCPPermissionPolicy;
+  /** Where call events go (default: a new dispatcher, readable as `executor.events`). */
+  events?: MCPEventDispatcher;
+  /** One span per call (default: none). */
+  tracer?: MCPTracer;
+  /** Cap of the model-facing `text` in UTF-16 code units (default 8000). */
+  maxResultChars?: number;
+}
+
+/** Options of one call. */
+export interface MCPExecuteOptions {
+  /** Cancels the call; the server is sent an MCP cancellation. */
+  signal?: AbortSignal;
+}
+
+/** The result of a successful call: the raw MCP result intact, plus its bounded model-facing text. */
+export interface MCPToolResult {
+  /** `<server>.<tool>`. */
+  identity: string;
+  serverName: string;
+  toolName: string;
+  /** Pairs the result with its events. */
+  callId: string;
+  /** The SDK's result as received: content, structuredContent (validated against the output schema), isError. */
+  raw: CallToolResult;
+  /** What to give a model: text parts, summaries of binary parts, capped with `... [N characters truncated]`. */
+  text: string;
+  /** Whether `text` was capped. */
+  truncated: boolean;
+  /** Length of the full rendering before the cap. */
+  originalLength: number;
+  durationMs: number;
+}
+
+const MESSAGE_LIMIT = 300;
+
+/** One line of an error for an audit event: never its later lines (stderr tails) and never too long. */
+function eventMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const line = text.split("\n")[0] ?? "";
+  return line.length > MESSAGE_LIMIT ? `${line.slice(0, MESSAGE_LIMIT - 1)}…` : line;
+}
+
+function newCallId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+let lastMs = 0;
+let lastIso = "";
+/** ISO 8601 now; reused within one millisecond (calls come in bursts, and toISOString is not free). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
+}
+
+interface CallContext {
+  base: { tool: string; server: string; agent: string; callId: string };
+  tool: string;
+  server: string;
+  toolName: string;
+  agent: string;
+  started: number;
+  span: MCPToolSpan | undefined;
+}
+
+/**
+ * The one place tool calls happen. On every call: registry lookup (`MCPToolNotFoundError`), the policy's
+ * decision — never cached, never taken from the caller (`MCPPermissionDeniedError`; a denied call never
+ * reaches the server), the call with the server's timeouts and concurrency limit and the caller's
+ * AbortSignal (`MCPTimeoutError`, `MCPToolExecutionError` TOOL_CANCELLED), error results and protocol
+ * failures mapped (`MCPToolExecutionError` TOOL_ERROR/TOOL_FAILED), and the result bounded for the model.
+ * Every call emits STARTED then COMPLETED or FAILED, and gets one span.
+ */
+export class MCPToolExecutor {
+  /** The event bus calls are reported on. */
+  readonly events: MCPEventDispatcher;
+  readonly registry: MCPToolRegistry;
+  readonly policy: MCPPermissionPolicy;
+  readonly #client: MCPToolCallClient;
+  readonly #tracer: MCPTracer;
+  readonly #maxResultChars: number;
+  readonly #unsubscribe: () => void;
+
+  constructor(options: MCPToolExecutorOptions) {
+    const max = options.maxResultChars ?? 8000;
+    if (!Number.isInteger(max) || max < 1) {
+      throw new RangeError(`MCPToolExecutor: maxResultChars must be a positive integer, got ${String(max)}`);
+    }
+    this.#client = options.clientManager;
+    this.registry = options.registry;
+    this.policy = options.policy;
+    this.events = options.events ?? new MCPEventDispatcher();
+    this.#tracer = options.tracer ?? noopTracer;
+    this.#maxResultChars = max;
+    this.#unsubscribe = this.registry.onDefinitionChanged((change) =>
+      this.events.emit(MCP_TOOL_DEFINITION_CHANGED, {
+        tool: change.identity,
+        server: change.serverName,
+        previousFingerprint: change.previousFingerprint,
+        fingerprint: change.fingerprint,
+        timestamp: new Date().toISOString(),
+      }),
+    );
+  }
+
+  /** The registered tools (all, or those given) that the policy grants `agent`. */
+  allowedTools<T extends MCPToolDescriptor>(agent: string, tools?: Iterable<T>): T[] {
+    return this.policy.allowedTools(agent, tools ?? (this.registry.list() as T[]));
+  }
+
+  /** Call `identity` as `agent` with `args`; see the class description for every check applied. */
+  async execute(
+    agent: string,
+    identity: string,
+    args: Record<string, unknown> = {},
+    options: MCPExecuteOptions = {},
+  ): Promise<MCPToolResult> {
+    const call = this.#begin(String(agent), String(identity));
+    const tool = this.registry.get(identity);
+    if (!tool) {
+      return this.#fail(
+        call,
+        "failed",
+        new MCPToolNotFoundError(
+          call.tool,
+          this.registry.list().map((t) => t.identity),
+        ),
+      );
+    }
+    const decision = this.policy.decide(agent, identity);
+    if (!decision.allowed) {
+      return this.#fail(
+        call,
+        "denied",
+        new MCPPermissionDeniedError({
+          agent: call.agent,
+          toolName: call.tool,
+          serverName: call.server,
+          reason: decision.reason,
+          ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
+        }),
+      );
+    }
+    let raw: CallToolResult;
+    try {
+      raw = await this.#client.callTool(
+        call.server,
+        call.toolName,
+        args,
+        options.signal ? { signal: options.signal } : {},
+      );
+    } catch (error) {
+      return this.#failCall(call, error);
+    }
+    const rendered = renderToolResult(raw as MCPRawToolResult, this.#maxResultChars);
+    if (raw.isError) {
+      return this.#fail(
+        call,
+        "tool_error",
+        new MCPToolExecutionError(
+          `Tool "${call.tool}" returned an error result (its text is in toolErrorText)`,
+          {
+            code: "TOOL_ERROR",
+            toolName: call.tool,
+            serverName: call.server,
+            toolErrorText: rendered.text,
+          },
+        ),
+        "the tool returned an error result",
+      );
+    }
+    const durationMs = elapsed(call.started);
+    if (this.events.listenerCount(MCP_TOOL_CALL_COMPLETED) > 0) {
+      this.events.emit(MCP_TOOL_CALL_COMPLETED, {
+        ...call.base,
+        timestamp: isoNow(),
+        outcome: "ok",
+        durationMs,
+      });
+    }
+    call.span?.end({ outcome: "ok" });
+    return {
+      identity: call.tool,
+      serverName: call.server,
+      toolName: call.toolName,
+      callId: call.base.callId,
+      raw,
+      text: rendered.text,
+      truncated: rendered.truncated,
+      originalLength: rendered.originalLength,
+      durationMs,
+    };
+  }
+
+  #begin(agent: string, identity: string): CallContext {
+    const parsed = parseToolIdentity(identity);
+    const server = parsed?.serverName ?? "";
+    const toolName = parsed?.toolName ?? identity;
+    const base = { tool: identity, server, agent, callId: newCallId() };
+    if (this.events.listenerCount(MCP_TOOL_CALL_STARTED) > 0) {
+      this.events.emit(MCP_TOOL_CALL_STARTED, { ...base, timestamp: isoNow() });
+    }
+    let span: MCPToolSpan | undefined;
+    if (this.#tracer !== noopTracer) {
+      const transport = this.#transportOf(server);
+      span = this.#tracer.startToolSpan({
+        identity,
+        server,
+        tool: toolName,
+        agent,
+        callId: base.callId,
+        ...(transport ? { transport } : {}),
+      });
+    }
+    return { base, tool: identity, server, toolName, agent, started: performance.now(), span };
+  }
+
+  #failCall(call: CallContext, error: unknown): never {
+    if (MCPTimeoutError.isInstance(error)) return this.#fail(call, "timeout", error);
+    if (MCPRequestError.isInstance(error) && error.code === "REQUEST_CANCELLED") {
+      return this.#fail(
+        call,
+        "cancelled",
+        new MCPToolExecutionError(`Call to "${call.tool}" was cancelled by the caller`, {
+          code: "TOOL_CANCELLED",
+          toolName: call.tool,
+          serverName: call.server,
+          cause: error,
+        }),
+      );
+    }
+    if (MCPRequestError.isInstance(error)) {
+      return this.#fail(
+        call,
+        "failed",
+        new MCPToolExecutionError(`Call to "${call.tool}" failed: ${eventMessage(error)}`, {
+          code: "TOOL_FAILED",
+          toolName: call.tool,
+          serverName: call.server,
+          ...(error.rpcCode !== undefined ? { rpcCode: error.rpcCode } : {}),
+          cause: error,
+        }),
+      );
+    }
+    return this.#fail(call, "failed", error);
+  }
+
+  #fail(
+    call: CallContext,
+    outcome: MCPToolCallOutcome,
+    error: unknown,
+    message = eventMessage(error),
+  ): never {
+    const errorCode = MCPError.isInstance(error) ? error.code : "FAILED";
+    const event: MCPToolCallEvent = {
+      ...call.base,
+      timestamp: isoNow(),
+      outcome,
+      durationMs: elapsed(call.started),
+      errorCode,
+      message,
+    };
+    this.events.emit(MCP_TOOL_CALL_FAILED, event);
+    call.span?.end({ outcome, errorCode, message });
+    throw error;
+  }
+
+  /** Stop forwarding the registry's definition changes to `events`. */
+  dispose(): void {
+    this.#unsubscribe();
+  }
+
+  #transportOf(server: string): string | undefined {
+    try {
+      return this.#client.getConfig(server).transport;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/** A content part of an MCP tool result, as the SDK returns it (only the fields we render). */
+export interface MCPContentPart {
+  type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri?: string; mimeType?: string; text?: string; blob?: string };
+  [key: string]: unknown;
+}
+
+/** What `renderToolResult` needs of a raw `tools/call` result. */
+export interface MCPRawToolResult {
+  content?: MCPContentPart[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** The model-facing text of a result, and whether it was cut. */
+export interface RenderedToolResult {
+  text: string;
+  truncated: boolean;
+  /** Length (UTF-16 code units) of the full rendering before the cap. */
+  originalLength: number;
+}
+
+function base64Bytes(data: string | undefined): number {
+  if (!data) return 0;
+  const clean = data.replace(/\s/g, "");
+  const padding = clean.endsWith("==") ? 2 : clean.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
+}
+
+function renderPart(part: MCPContentPart): string {
+  switch (part.type) {
+    case "text":
+      return part.text ?? "";
+    case "image":
+    case "audio":
+      return `[${part.mimeType ?? part.type}, ${base64Bytes(part.data)} bytes]`;
+    case "resource_link":
+      return `[resource link: ${part.uri ?? "?"}${part.name ? ` (${part.name})` : ""}${part.mimeType ? `, ${part.mimeType}` : ""}]`;
+    case "resource": {
+      const resource = part.resource ?? {};
+      if (typeof resource.text === "string") return `[resource ${resource.uri ?? "?"}]\n${resource.text}`;
+      return `[resource ${resource.uri ?? "?"}, ${resource.mimeType ?? "application/octet-stream"}, ${base64Bytes(resource.blob)} bytes]`;
+    }
+    default:
+      return `[${part.type} content]`;
+  }
+}
+
+/**
+ * Cap `text` at `maxChars` UTF-16 code units, never splitting a surrogate pair, and append
+ * `... [N characters truncated]` with N the exact number of code units removed.
+ */
+export function truncateText(text: string, maxChars: number): RenderedToolResult {
+  if (text.length <= maxChars) return { text, truncated: false, originalLength: text.length };
+  let keep = Math.max(0, maxChars);
+  const last = text.charCodeAt(keep - 1);
+  if (keep > 0 && last >= 0xd800 && last <= 0xdbff) keep -= 1; // a high surrogate: keep the pair together
+  const removed = text.length - keep;
+  return {
+    text: `${text.slice(0, keep)}... [${removed} characters truncated]`,
+    truncated: true,
+    originalLength: text.length,
+  };
+}
+
+/**
+ * The model-facing rendering of a tool result: text parts joined by newlines; image, audio and
+ * resource parts summarised as `[image/png, 12345 bytes]`-style lines; `structuredContent` as compact
+ * JSON when there is no text part (nor a binary part whose data it would repeat); capped at `maxChars`
+ * (see `truncateText`).
+ */
+export function renderToolResult(result: MCPRawToolResult, maxChars: number): RenderedToolResult {
+  const parts = Array.isArray(result.content) ? result.content : [];
+  const hasText = parts.some(
+    (p) => p.type === "text" || (p.type === "resource" && typeof p.resource?.text === "string"),
+  );
+  // Binary parts are summarised; structuredContent that accompanies them would repeat their data.
+  const hasBinary = parts.some(
+    (p) => p.type === "image" || p.type === "audio" || (p.type === "resource" && p.resource?.blob),
+  );
+  const lines = parts.map(renderPart);
+  if (!hasText && !hasBinary && result.structuredContent !== undefined)
+    lines.push(JSON.stringify(result.structuredContent));
+  return truncateText(lines.join("\n"), maxChars);
+}

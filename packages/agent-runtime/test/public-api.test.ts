@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import * as api from "../src/index.js";
+import * as otel from "../src/otel/index.js";
+import * as testing from "../src/testing/index.js";
+
+describe("public API", () => {
+  it("exports exactly these names (a change here needs a changeset)", () => {
+    expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+      [
+        "MCPEventDispatcher",
+        "MCPToolExecutionError",
+        "MCPToolExecutor",
+        "MCPToolNameMap",
+        "MCPToolNotFoundError",
+        "MCP_TOOL_CALL_COMPLETED",
+        "MCP_TOOL_CALL_FAILED",
+        "MCP_TOOL_CALL_STARTED",
+        "MCP_TOOL_DEFINITION_CHANGED",
+        "MODEL_TOOL_NAME_PATTERN",
+        "invokeWithTools",
+        "modelToolName",
+        "noopTracer",
+        "registerDiscovered",
+        "renderToolResult",
+        "syncRegistry",
+        "toLangChainTools",
+        "toolErrorText",
+        "truncateText",
+      ]
+    `);
+    expect(Object.keys(otel).sort()).toMatchInlineSnapshot(`
+      [
+        "createOpenTelemetryTracer",
+      ]
+    `);
+    expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
+      [
+        "ScriptedChatModel",
+      ]
+    `);
+  });
+
+  it("every exported error has a code and isInstance", () => {
+    const notFound = new api.MCPToolNotFoundError("s.t", ["s.u"]);
+    const failed = new api.MCPToolExecutionError("x", {
+      code: "TOOL_FAILED",
+      toolName: "s.t",
+      serverName: "s",
+    });
+    expect(notFound.code).toBe("TOOL_NOT_FOUND");
+    expect(failed.code).toBe("TOOL_FAILED");
+    expect(api.MCPToolNotFoundError.isInstance(notFound)).toBe(true);
+    expect(api.MCPToolExecutionError.isInstance(notFound)).toBe(false);
+    expect(api.MCPToolExecutionError.isInstance(failed)).toBe(true);
+    const classes = Object.values(api).filter((v) => typeof v === "function" && v.prototype instanceof Error);
+    expect(classes).toHaveLength(2);
+  });
+});
