@@ -1,0 +1,97 @@
+import { UsageError } from "../internal/parse-cli.js";
+import { runServerCli } from "../internal/run-server-cli.js";
+import { VERSION } from "../internal/version.js";
+import { createPostgresServer, describeQueryFailure } from "../postgres/create-postgres-server.js";
+import { DatabaseUrlError, parseDatabaseUrl } from "../postgres/internal/database-url.js";
+import {
+  databaseInternals,
+  openPostgresDatabase,
+  POSTGRES_HARD_MAX_ROWS,
+  type PostgresDatabaseOptions,
+  resolvePostgresOptions,
+} from "../postgres/open-postgres-database.js";
+
+function intOption(name: string, value: string | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > max) {
+    throw new UsageError(`--${name} expects a whole number from 1 to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+await runServerCli({
+  bin: "agentforge-postgres",
+  version: VERSION,
+  summary: "read-only PostgreSQL MCP server (list_schemas, list_tables, describe_table, execute_query)",
+  // Descriptions start with spaces: these names are longer than the usage's option column.
+  options: [
+    {
+      name: "statement-timeout",
+      valueName: "MS",
+      description: "statement_timeout of every query (default 5000)",
+    },
+    { name: "lock-timeout", valueName: "MS", description: "lock_timeout of every query (default 2000)" },
+    {
+      name: "idle-timeout",
+      valueName: "MS",
+      description: "idle_in_transaction_session_timeout (default 10000)",
+    },
+    {
+      name: "max-rows",
+      valueName: "N",
+      description: `highest max_rows a caller may ask for (default and at most ${POSTGRES_HARD_MAX_ROWS})`,
+    },
+    { name: "pool-size", valueName: "N", description: "pooled connections (default 4; 2 for PGlite)" },
+  ],
+  details: [
+    "DATABASE_URL     postgres://user:password@host:5432/db (use a read-only role), or",
+    "                 pglite:///path/to/dir for a PGlite data directory. Unset: an embedded",
+    "                 PostgreSQL (PGlite) in memory with a sample schema (shop: customers, orders, ...).",
+    "                 The URL and its password never appear in any output.",
+  ],
+  async prepare(request) {
+    const url = process.env.DATABASE_URL || undefined;
+    try {
+      parseDatabaseUrl(url, "DATABASE_URL");
+    } catch (error) {
+      if (error instanceof DatabaseUrlError) throw new UsageError(error.message);
+      throw error;
+    }
+    const day = 24 * 3600 * 1000;
+    const options: PostgresDatabaseOptions = {
+      ...(url !== undefined ? { url } : {}),
+    };
+    const set = <K extends keyof PostgresDatabaseOptions>(
+      key: K,
+      value: PostgresDatabaseOptions[K] | undefined,
+    ) => {
+      if (value !== undefined) options[key] = value;
+    };
+    set("statementTimeoutMs", intOption("statement-timeout", request.options["statement-timeout"], day));
+    set("lockTimeoutMs", intOption("lock-timeout", request.options["lock-timeout"], day));
+    set("idleInTransactionTimeoutMs", intOption("idle-timeout", request.options["idle-timeout"], day));
+    set("maxRowsLimit", intOption("max-rows", request.options["max-rows"], POSTGRES_HARD_MAX_ROWS));
+    set("poolSize", intOption("pool-size", request.options["pool-size"], 100));
+    if (options.maxRowsLimit !== undefined && options.maxRowsLimit < 1000) {
+      options.defaultMaxRows = options.maxRowsLimit;
+    }
+    try {
+      resolvePostgresOptions(options);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    const database = await openPostgresDatabase(options);
+    // Fail at start-up, with a message free of connection details, if the database cannot be reached.
+    const probe = await databaseInternals(database).runTrusted("SELECT 1", [], 1);
+    if (!probe.ok) {
+      await database.close();
+      throw new Error(describeQueryFailure(probe.error));
+    }
+    return {
+      create: () => createPostgresServer({ database }),
+      describe: `database: ${database.description}`,
+      close: () => database.close(),
+    };
+  },
+});

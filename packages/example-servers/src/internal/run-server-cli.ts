@@ -1,0 +1,94 @@
+// The main() of every server bin: parse flags, serve stdio or HTTP, shut down cleanly.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { serveHttp } from "../serve-http.js";
+import { serveStdio } from "../serve-stdio.js";
+import { type CliRequest, type CliSpec, parseCli, UsageError, usage } from "./parse-cli.js";
+
+/** What a bin prepares from its arguments before serving. */
+export interface PreparedServer {
+  /** Called once for stdio, once per session for HTTP. */
+  create: () => McpServer | Promise<McpServer>;
+  /** Extra line printed on stderr at start, e.g. the allowed roots. */
+  describe?: string;
+  /** Releases what `prepare` acquired (pools, embedded databases). */
+  close?: () => Promise<void>;
+}
+
+export interface ServerCliSpec extends CliSpec {
+  /** Validate arguments/environment and build the server factory. Throw UsageError for bad input. */
+  prepare(request: Extract<CliRequest, { kind: "serve" }>): Promise<PreparedServer>;
+}
+
+const FORCE_EXIT_MS = 3000;
+
+export async function runServerCli(
+  spec: ServerCliSpec,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<void> {
+  const fail = (message: string, code: number, showUsage: boolean) => {
+    process.stderr.write(`${spec.bin}: ${message}\n${showUsage ? `\n${usage(spec)}` : ""}`);
+    process.exit(code);
+  };
+  let request: CliRequest;
+  try {
+    request = parseCli(argv, spec);
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error), 2, true);
+  }
+  if (request.kind !== "serve") {
+    process.stdout.write(request.text);
+    return;
+  }
+  let prepared: PreparedServer;
+  try {
+    prepared = await spec.prepare(request);
+  } catch (error) {
+    if (error instanceof UsageError) return fail(error.message, 2, false);
+    return fail(`cannot start: ${error instanceof Error ? error.message : String(error)}`, 1, false);
+  }
+
+  let closeServing: () => Promise<void> = async () => undefined;
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(code), FORCE_EXIT_MS).unref();
+    await closeServing().catch(() => undefined);
+    await prepared.close?.().catch(() => undefined);
+    process.exit(code);
+  };
+  process.once("SIGINT", () => void shutdown(0));
+  process.once("SIGTERM", () => void shutdown(0));
+
+  const banner = `${spec.bin} ${spec.version}`;
+  try {
+    if (request.transport === "stdio") {
+      const handle = await serveStdio(await prepared.create());
+      closeServing = () => handle.close();
+      process.stderr.write(
+        `${banner}: ready on stdio${prepared.describe ? ` (${prepared.describe})` : ""}\n`,
+      );
+      await handle.closed;
+      await shutdown(0);
+      return;
+    }
+    const token = process.env.MCP_HTTP_TOKEN || undefined;
+    const hosts = process.env.MCP_ALLOWED_HOSTS?.split(",")
+      .map((h) => h.trim())
+      .filter(Boolean);
+    const handle = await serveHttp(prepared.create, {
+      host: request.host,
+      port: request.port,
+      ...(token ? { token } : {}),
+      ...(hosts && hosts.length > 0 ? { allowedHosts: hosts } : {}),
+    });
+    closeServing = () => handle.close();
+    process.stderr.write(
+      `${banner}: listening on ${handle.url}${token ? " (bearer token required)" : ""}${prepared.describe ? ` (${prepared.describe})` : ""}\n`,
+    );
+  } catch (error) {
+    await prepared.close?.().catch(() => undefined);
+    const message = error instanceof Error ? error.message : String(error);
+    return fail(message, message.startsWith("refusing") ? 2 : 1, false);
+  }
+}

@@ -1,0 +1,75 @@
+// Temporary directory trees for the filesystem e2e tests (real files, real symlinks), and helpers to
+// compare a tools/list with the reference JSON.
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** The secret that must never appear in any reply. */
+export const SECRET = "TOP-SECRET-7f3a9c";
+
+/** A sandbox layout: `root` (allowed) next to `outside` and a prefix sibling `root-evil` (not allowed). */
+export interface HostileTree {
+  base: string;
+  root: string;
+  outside: string;
+  evil: string;
+  cleanup(): void;
+}
+
+/** Build the hostile layout under a fresh temp dir (real paths, so /tmp symlinks do not matter). */
+export function makeHostileTree(): HostileTree {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "af-fs-")));
+  const root = join(base, "root");
+  const outside = join(base, "outside");
+  const evil = join(base, "root-evil");
+  for (const dir of [root, outside, evil, join(root, "sub", "deeper"), join(outside, "nested")]) {
+    mkdirSync(dir, { recursive: true });
+  }
+  writeFileSync(join(outside, "secret.txt"), `${SECRET}\n${"x".repeat(12_345 - SECRET.length - 1)}`);
+  writeFileSync(join(outside, "nested", "secret-nested.txt"), SECRET);
+  writeFileSync(join(evil, "secret.txt"), SECRET);
+  writeFileSync(join(root, "ok.txt"), "inside\nline two\n");
+  writeFileSync(join(root, "sub", "inner.txt"), "inner file\n");
+  writeFileSync(join(root, "sub", "deeper", "deep.md"), "# deep\n");
+  writeFileSync(join(root, "日本語 ✓ é.txt"), "unicode name ✓\n");
+  mkdirSync(join(root, "ünïcødé"));
+  writeFileSync(join(root, "ünïcødé", "file.txt"), "in a unicode folder\n");
+  symlinkSync(join(outside, "secret.txt"), join(root, "link-out-file"));
+  symlinkSync(outside, join(root, "link-out-dir"));
+  symlinkSync("../root-evil", join(root, "link-evil"));
+  symlinkSync("ok.txt", join(root, "link-in"));
+  symlinkSync("sub", join(root, "link-in-dir"));
+  symlinkSync("loop-b", join(root, "loop-a"));
+  symlinkSync("loop-a", join(root, "loop-b"));
+  symlinkSync("self-loop", join(root, "self-loop"));
+  symlinkSync("..", join(root, "sub", "up"));
+  symlinkSync(root, join(root, "sub", "back-to-root"));
+  return { base, root, outside, evil, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** Remove every `description` key, as the reference JSON was captured. */
+export function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== "description")
+        .map(([key, v]) => [key, withoutDescriptions(v)]),
+    );
+  }
+  return value;
+}
+
+/** The tools of a reference JSON file in ../shared/reference/official-tool-schemas/. */
+export function referenceTools(file: string): { name: string }[] {
+  const url = new URL(`../../../../../shared/reference/official-tool-schemas/${file}`, import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { tools: { name: string }[] }).tools;
+}

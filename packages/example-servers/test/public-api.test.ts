@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import * as api from "../src/index.js";
+
+describe("public API", () => {
+  it("exports exactly these names (a change here needs a changeset)", () => {
+    expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+      [
+        "DEFAULT_MAX_MEDIA_BYTES",
+        "DEFAULT_MAX_RESPONSE_BYTES",
+        "POSTGRES_HARD_MAX_ROWS",
+        "checkReadOnlySql",
+        "countWords",
+        "createFilesystemServer",
+        "createLocalToolsServer",
+        "createPostgresServer",
+        "createSequentialThinkingServer",
+        "describeQueryFailure",
+        "isLoopbackHost",
+        "openPostgresDatabase",
+        "serveHttp",
+        "serveStdio",
+      ]
+    `);
+  });
+
+  it("exports no error classes (servers report tool errors, bins exit codes)", () => {
+    const errors = Object.values(api).filter((v) => typeof v === "function" && v.prototype instanceof Error);
+    expect(errors).toEqual([]);
+  });
+});
