@@ -80,6 +80,7 @@ export class MCPStdioTransport implements Transport {
   private closed: Promise<void> | undefined;
   private resolveClosed: (() => void) | undefined;
   private closing: Promise<void> | undefined;
+  private negotiatedProtocolVersion: string | undefined;
 
   constructor(options: MCPStdioTransportOptions) {
     if (typeof options.command !== "string" || options.command === "") {
@@ -100,6 +101,16 @@ export class MCPStdioTransport implements Transport {
   /** The command that is run. */
   get command(): string {
     return this.options.command;
+  }
+
+  /** The protocol version negotiated at initialize (set by the SDK client), for status displays. */
+  get protocolVersion(): string | undefined {
+    return this.negotiatedProtocolVersion;
+  }
+
+  /** Called by the SDK client once initialize has settled the protocol version. */
+  setProtocolVersion(version: string): void {
+    this.negotiatedProtocolVersion = version;
   }
 
   /** The child's process id once started. */

@@ -42,6 +42,9 @@ describe("connection reuse", () => {
     expect(connected[0]).toMatchObject({ serverName: "reuse", transport: "stdio", attempt: 1 });
     expect(connected[0]?.pid).toBe([...pids][0]);
     expect(m.connectionStatus("reuse")).toMatchObject({ state: "connected", pid: [...pids][0] });
+    // The SDK client hands the negotiated protocol version to the transport after initialize.
+    const transport = (await m.getClient("reuse")).transport as { protocolVersion?: string } | undefined;
+    expect(transport?.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it("shares one connection attempt between 64 concurrent first calls (one child)", async () => {

@@ -1,0 +1,106 @@
+// Everything the app needs, wired once: config → client manager → discovery → registry → policy → executor.
+import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_FAILED,
+  MCP_TOOL_DEFINITION_CHANGED,
+  MCPToolExecutor,
+  registerDiscovered,
+  syncRegistry,
+} from "@agentforge/agent-runtime";
+import { discoverAll, MCPClientManager, type MCPDiscoveryResult } from "@agentforge/mcp-client";
+import type { MCPConfig } from "@agentforge/mcp-config";
+import { loadMCPConfig } from "@agentforge/mcp-config/node";
+import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
+
+/** The roster shipped with the app. */
+export const SHIPPED_CONFIG = fileURLToPath(new URL("../config/mcp_servers.yaml", import.meta.url));
+
+export interface ApplicationOptions {
+  /** Config file (default: the shipped roster). */
+  configPath?: string;
+  /** Environment the servers' variable names are read from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Where the audit log, runs and server logs go (default `.agentforge` in the working directory). */
+  stateDir?: string;
+  /** Start only these servers (default: every enabled one). */
+  servers?: readonly string[];
+  /** Discover tools at start (default true). */
+  discover?: boolean;
+}
+
+/** The wired MCP stack of the app. Call `shutdown()` to end every server it started. */
+export class Application {
+  readonly #audit: WriteStream;
+  readonly #stopSync: () => void;
+
+  private constructor(
+    readonly config: MCPConfig,
+    readonly manager: MCPClientManager,
+    readonly registry: MCPToolRegistry,
+    readonly policy: MCPPermissionPolicy,
+    readonly executor: MCPToolExecutor,
+    readonly stateDir: string,
+    readonly discovery: MCPDiscoveryResult | undefined,
+    audit: WriteStream,
+    stopSync: () => void,
+  ) {
+    this.#audit = audit;
+    this.#stopSync = stopSync;
+  }
+
+  static async create(options: ApplicationOptions = {}): Promise<Application> {
+    const config = await loadMCPConfig(options.configPath ?? SHIPPED_CONFIG);
+    const stateDir = resolve(options.stateDir ?? ".agentforge");
+    mkdirSync(stateDir, { recursive: true });
+    const wanted = options.servers ? new Set(options.servers) : undefined;
+    const configs = wanted ? config.servers.filter((s) => wanted.has(s.name)) : config.servers;
+    const manager = new MCPClientManager(configs, {
+      env: options.env ?? process.env,
+      logDir: join(stateDir, "logs", "mcp"),
+    });
+    const registry = new MCPToolRegistry();
+    const policy = MCPPermissionPolicy.fromConfig(config, { pinToolDefinitions: true, registry });
+    const executor = new MCPToolExecutor({ clientManager: manager, registry, policy });
+    const audit = createWriteStream(join(stateDir, "audit.jsonl"), { flags: "a" });
+    // The audit trail: who called what, how it ended, how long it took. Never arguments or results.
+    for (const name of [MCP_TOOL_CALL_COMPLETED, MCP_TOOL_CALL_FAILED] as const) {
+      executor.events.on(name, (event) => {
+        const { tool, server, agent, callId, outcome, durationMs, errorCode, timestamp } = event;
+        audit.write(
+          `${JSON.stringify({ at: timestamp, event: name, tool, server, agent, callId, outcome, durationMs, errorCode })}\n`,
+        );
+      });
+    }
+    executor.events.on(MCP_TOOL_DEFINITION_CHANGED, (event) => {
+      audit.write(
+        `${JSON.stringify({ at: event.timestamp, event: MCP_TOOL_DEFINITION_CHANGED, tool: event.tool, server: event.server })}\n`,
+      );
+    });
+    const stopSync = syncRegistry(manager, registry);
+    let discovery: MCPDiscoveryResult | undefined;
+    if (options.discover !== false) {
+      discovery = await discoverAll(manager);
+      registerDiscovered(registry, discovery);
+    }
+    return new Application(config, manager, registry, policy, executor, stateDir, discovery, audit, stopSync);
+  }
+
+  /** The servers an agent's grants name (the only ones it could ever call). */
+  static serversGrantedTo(config: MCPConfig, agent: string): string[] {
+    const grant = config.permissions[agent];
+    if (!grant) return [];
+    const names = new Set(grant.allow.map((pattern) => pattern.slice(0, pattern.indexOf("."))));
+    return config.servers.filter((s) => names.has(s.name)).map((s) => s.name);
+  }
+
+  /** Close every server connection and child process, and the audit log. */
+  async shutdown(): Promise<void> {
+    this.#stopSync();
+    this.executor.dispose();
+    await this.manager.closeAll();
+    await new Promise<void>((done) => this.#audit.end(done));
+  }
+}

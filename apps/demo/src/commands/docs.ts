@@ -1,0 +1,100 @@
+// `agentforge docs <folder>` and `agentforge resume <id>`.
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { type RunDocsOptions, runDocs } from "../docs/run-docs.js";
+import { createProgress } from "../internal/progress.js";
+import { UsageError } from "../internal/usage-error.js";
+
+export const DOCS_USAGE = `Usage:
+  agentforge docs <folder> [--out FILE] [--model offline|openai|anthropic|ollama] [--json]
+                           [--max-rounds N] [--pause-after N] [--config FILE] [--state-dir DIR]
+  agentforge resume <run-id> [--out FILE] [--json] [--config FILE] [--state-dir DIR]
+
+The Documentation agent reads <folder> only through the filesystem MCP server (sandboxed to it) and
+writes a Markdown overview to stdout or FILE. Without --model it uses OPENAI_API_KEY, ANTHROPIC_API_KEY
+or OLLAMA_BASE_URL when set, else the offline strategy (real tool calls, no LLM).
+Every run is saved after each tool round in <state-dir>/runs/<id>.json (default .agentforge); Ctrl-C or
+--pause-after N stops it resumably. Every tool call is appended to <state-dir>/audit.jsonl.`;
+
+function integer(value: string | undefined, flag: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`${flag} expects an integer >= ${min}, got "${value}"`);
+  return Number(value);
+}
+
+export async function docsCommand(argv: string[], mode: "docs" | "resume"): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      out: { type: "string" },
+      model: { type: "string" },
+      json: { type: "boolean" },
+      "max-rounds": { type: "string" },
+      "pause-after": { type: "string" },
+      config: { type: "string" },
+      "state-dir": { type: "string" },
+    },
+  });
+  if (positionals.length !== 1) {
+    throw new UsageError(mode === "docs" ? "docs expects one <folder>" : "resume expects one <run-id>");
+  }
+  const target = positionals[0] as string;
+  const progress = createProgress(process.stderr, values.json === true && !process.stderr.isTTY);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", onSigint);
+  const maxRounds = integer(values["max-rounds"], "--max-rounds", 1);
+  const pauseAfter = integer(values["pause-after"], "--pause-after", 1);
+  const options: RunDocsOptions = {
+    ...(mode === "docs" ? { folder: target } : { resumeId: target }),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(maxRounds !== undefined ? { maxRounds } : {}),
+    ...(pauseAfter !== undefined ? { pauseAfter } : {}),
+    ...(values.config ? { configPath: values.config } : {}),
+    ...(values["state-dir"] ? { stateDir: values["state-dir"] } : {}),
+    signal: controller.signal,
+    onToolCall: (record) => progress.call(record),
+    onEvent: (event) => {
+      if (event.type === "run_started") {
+        progress.note(
+          `${event.resumed ? "resuming" : "run"} ${event.runId} (${event.model}) on ${event.folder}`,
+        );
+      } else if (event.type === "server_unavailable") {
+        progress.note(`server ${event.server} unavailable: ${event.message}`);
+      }
+    },
+  };
+  try {
+    const result = await runDocs(options);
+    progress.done();
+    if (result.run.status === "paused") {
+      progress.note(
+        `paused after round ${result.run.state.round}; continue with: agentforge resume ${result.run.id}`,
+      );
+      if (values.json)
+        process.stdout.write(
+          `${JSON.stringify({ runId: result.run.id, status: "paused", calls: result.calls }, null, 2)}\n`,
+        );
+      return controller.signal.aborted && controller.signal.reason instanceof Error ? 130 : 0;
+    }
+    const document = result.document ?? "";
+    if (values.out) {
+      writeFileSync(values.out, document);
+      progress.note(`wrote ${values.out} (${result.calls.length} tool calls, run ${result.run.id})`);
+    }
+    if (values.json) {
+      process.stdout.write(
+        `${JSON.stringify({ runId: result.run.id, status: result.run.status, document, calls: result.calls, transcript: result.transcript }, null, 2)}\n`,
+      );
+    } else if (!values.out) {
+      process.stdout.write(document.endsWith("\n") ? document : `${document}\n`);
+    }
+    return 0;
+  } finally {
+    process.off("SIGINT", onSigint);
+    progress.done();
+  }
+}

@@ -1,0 +1,293 @@
+// `agentforge mcp list|inspect|tools|test|health|refresh`: the MCP roster from the command line.
+// Exit codes: 0 ok, 1 something unhealthy or failed, 2 usage or config error (thrown to cli.ts).
+import { parseArgs } from "node:util";
+import { MCPError } from "@agentforge/mcp-config";
+import { UsageError } from "../internal/usage-error.js";
+import { listServers, MCPManagement, type MCPManagementOptions } from "../mcp/mcp-management.js";
+import type {
+  ErrorView,
+  HealthReport,
+  HealthView,
+  InspectView,
+  RefreshView,
+  ServerView,
+  TestView,
+  ToolsView,
+} from "../mcp/mcp-views.js";
+import {
+  type Cell,
+  formatTable,
+  indentTail,
+  painter,
+  type Style,
+  shortTime,
+  wantsColor,
+} from "../mcp/terminal-output.js";
+import { UnknownServerError } from "../mcp/unknown-server-error.js";
+
+export const MCP_USAGE = `Usage: agentforge mcp <verb> [options]
+  list                 every server: display name, transport, enabled, last known health (never connects)
+  inspect <name>       its config (variable names, never values) and live info (protocol, capabilities)
+  tools [<name>]       tools, descriptions, and which agents the policy lets call each
+  test <name>          connect, list tools, report one latency figure
+  health [<name>]      check every server in parallel (or one): status, latency, error, stderr tail
+  refresh              reconnect and rediscover every enabled server
+Options (every verb):
+  --config FILE        server roster (default: the shipped config/mcp_servers.yaml)
+  --state-dir DIR      server logs, audit log, last known health (default .agentforge)
+  --json               JSON on stdout (shapes: apps/demo/README.md "JSON shapes")
+Exit codes: 0 ok, 1 something unhealthy or failed, 2 usage or config error.`;
+
+const VERBS = ["list", "inspect", "tools", "test", "health", "refresh"] as const;
+type Verb = (typeof VERBS)[number];
+
+const ARITY: Record<Verb, [min: number, max: number, usage: string]> = {
+  list: [0, 0, "mcp list"],
+  inspect: [1, 1, "mcp inspect <name>"],
+  tools: [0, 1, "mcp tools [<name>]"],
+  test: [1, 1, "mcp test <name>"],
+  health: [0, 1, "mcp health [<name>]"],
+  refresh: [0, 0, "mcp refresh"],
+};
+
+interface Output {
+  json: boolean;
+  write(text: string): void;
+  paint: (style: Style, text: string) => string;
+  redact: (text: string) => string;
+}
+
+/** Run `agentforge mcp <argv...>`; resolves with the exit code, throws usage and config errors. */
+export async function mcpCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      config: { type: "string" },
+      "state-dir": { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${MCP_USAGE}\n`);
+    return 0;
+  }
+  const json = values.json === true;
+  try {
+    const [verb, ...args] = positionals;
+    if (verb === undefined)
+      throw new UsageError(`mcp expects a verb: ${VERBS.join(", ")} (see agentforge mcp --help)`);
+    if (!(VERBS as readonly string[]).includes(verb)) {
+      throw new UsageError(
+        `unknown mcp verb "${verb}"; verbs: ${VERBS.join(", ")} (see agentforge mcp --help)`,
+      );
+    }
+    const [min, max, usage] = ARITY[verb as Verb];
+    if (args.length < min || args.length > max) {
+      throw new UsageError(`usage: agentforge ${usage} [--config FILE] [--state-dir DIR] [--json]`);
+    }
+    const options: MCPManagementOptions = {
+      ...(values.config ? { configPath: values.config } : {}),
+      ...(values["state-dir"] ? { stateDir: values["state-dir"] } : {}),
+    };
+    const out: Output = {
+      json,
+      write: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+      paint: painter(!json && wantsColor(process.stdout)),
+      redact: (text) => text,
+    };
+    if (verb === "list") return await list(options, out);
+    const management = await MCPManagement.open(options);
+    out.redact = (text) => management.redactor.redact(text);
+    try {
+      const name = args[0];
+      if (name !== undefined) management.server(name);
+      switch (verb as Exclude<Verb, "list">) {
+        case "inspect":
+          return inspect(await management.inspect(name as string, { connect: true }), out);
+        case "tools":
+          return tools(await management.tools(name), out);
+        case "test":
+          return test(await management.test(name as string), out);
+        case "health":
+          return health(await management.checkAll(name === undefined ? undefined : [name]), out);
+        case "refresh":
+          return refresh(await management.refresh(), out);
+      }
+    } finally {
+      await management.close();
+    }
+  } catch (error) {
+    if (json) process.stdout.write(`${JSON.stringify({ error: jsonError(error) }, null, 2)}\n`);
+    throw error;
+  }
+}
+
+function jsonError(error: unknown): Record<string, unknown> {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof UnknownServerError) return { code: "SERVER_NOT_FOUND", message, known: error.known };
+  if (error instanceof UsageError) return { code: "USAGE", message };
+  if (MCPError.isInstance(error)) return { code: error.code, message };
+  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
+    return { code: "USAGE", message };
+  }
+  return { code: "FAILED", message };
+}
+
+function emit(out: Output, value: unknown, text: () => string): void {
+  out.write(out.redact(out.json ? JSON.stringify(value, null, 2) : text()));
+}
+
+function healthCell(health: HealthView | null): Cell {
+  if (!health) return { text: "never checked", style: "dim" };
+  const style: Style = health.status === "healthy" ? "green" : health.status === "unhealthy" ? "red" : "dim";
+  return { text: health.status, style };
+}
+
+function errorLines(error: ErrorView, paint: Output["paint"], indent = "    "): string {
+  const lines = [`${indent}${paint("red", error.code)}: ${error.message.split("\n").join(`\n${indent}`)}`];
+  if (error.stderrTail)
+    lines.push(
+      `${indent}${paint("dim", "stderr (end):")}`,
+      paint("dim", indentTail(error.stderrTail, `${indent}  `)),
+    );
+  return lines.join("\n");
+}
+
+async function list(options: MCPManagementOptions, out: Output): Promise<number> {
+  const { view: result, redactor } = await listServers(options);
+  out.redact = (text) => redactor.redact(text);
+  emit(out, result, () => {
+    const rows = result.servers.map((s: ServerView): Cell[] => [
+      s.name,
+      s.displayName,
+      s.transport,
+      s.enabled ? "yes" : { text: "no", style: "dim" },
+      healthCell(s.health),
+      shortTime(s.health?.checkedAt),
+      s.toolCount === null ? "-" : String(s.toolCount),
+    ]);
+    return `${formatTable(["NAME", "DISPLAY NAME", "TRANSPORT", "ENABLED", "HEALTH", "CHECKED", "TOOLS"], rows, out.paint)}\n${out.paint("dim", `config: ${result.config}`)}`;
+  });
+  return 0;
+}
+
+function inspect(view: InspectView, out: Output): number {
+  emit(out, view, () => {
+    const { server, config, live } = view;
+    const lines = [
+      `${out.paint("bold", server.name)} — ${server.displayName} (${server.transport}, ${server.enabled ? "enabled" : "disabled"})`,
+    ];
+    if (server.description) lines.push(server.description);
+    lines.push("", out.paint("bold", "Config (redacted: variable names, never values)"));
+    const { variables, ...rest } = config;
+    for (const [key, value] of Object.entries(rest)) lines.push(`  ${key}: ${JSON.stringify(value)}`);
+    lines.push("", out.paint("bold", "Variables"));
+    if (variables.length === 0) lines.push("  (none)");
+    for (const v of variables)
+      lines.push(
+        `  ${v.name} (${v.field}): ${v.set ? out.paint("green", "set") : out.paint("yellow", "unset")}`,
+      );
+    lines.push("", out.paint("bold", "Live"));
+    if (live) {
+      lines.push(
+        `  server: ${live.serverInfo ? `${live.serverInfo.name} ${live.serverInfo.version}` : "(not reported)"}`,
+        `  protocol version: ${live.protocolVersion ?? "(not exposed by this transport)"}`,
+        `  capabilities: ${live.capabilities ? Object.keys(live.capabilities).join(", ") || "(none)" : "(not reported)"}`,
+      );
+      if (live.instructions) lines.push(`  instructions: ${live.instructions}`);
+    } else lines.push(`  not connected`);
+    const health = server.health;
+    lines.push("", `${out.paint("bold", "Health")}: ${healthText(health, out)}`);
+    if (health?.error) lines.push(errorLines(health.error, out.paint, "  "));
+    return lines.join("\n");
+  });
+  return view.server.enabled && view.server.health?.status !== "healthy" ? 1 : 0;
+}
+
+function healthText(health: HealthView | null, out: Output): string {
+  const cell = healthCell(health);
+  const text = typeof cell === "string" ? cell : cell.style ? out.paint(cell.style, cell.text) : cell.text;
+  if (!health || health.latencyMs === null) return text;
+  return `${text} (${health.latencyMs.toFixed(1)} ms, ${health.toolCount ?? "?"} tools, ${shortTime(health.checkedAt)})`;
+}
+
+function tools(view: ToolsView, out: Output): number {
+  emit(out, view, () => {
+    const blocks = view.servers.map((server) => {
+      if (server.status === "failed" && server.error)
+        return `${out.paint("bold", server.name)}: ${out.paint("red", "failed")}\n${errorLines(server.error, out.paint)}`;
+      const rows = view.tools
+        .filter((t) => t.server === server.name)
+        .map((t): Cell[] => [
+          t.identity,
+          t.agents.length ? t.agents.join(", ") : { text: "(none)", style: "dim" },
+          firstLine(t.description),
+        ]);
+      return `${out.paint("bold", server.name)} (${server.toolCount} tools)\n${formatTable(["TOOL", "AGENTS", "DESCRIPTION"], rows, out.paint)}`;
+    });
+    return blocks.join("\n\n");
+  });
+  return view.servers.every((s) => s.status === "ok") ? 0 : 1;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+function test(view: TestView, out: Output): number {
+  emit(out, view, () =>
+    view.ok
+      ? `${view.name}: ${out.paint("green", "ok")} — ${view.toolCount} tools in ${view.latencyMs.toFixed(1)} ms (connect + tools/list)\n  ${view.tools.join(", ")}`
+      : `${view.name}: ${out.paint("red", "failed")} after ${view.latencyMs.toFixed(1)} ms\n${errorLines(view.error as ErrorView, out.paint)}`,
+  );
+  return view.ok ? 0 : 1;
+}
+
+function health(report: HealthReport, out: Output): number {
+  emit(out, report, () => {
+    const rows = report.servers.map((s): Cell[] => [
+      s.name,
+      healthCell(s),
+      s.latencyMs === null ? "-" : `${s.latencyMs.toFixed(1)} ms`,
+      s.toolCount === null ? "-" : String(s.toolCount),
+      s.error?.code ?? "",
+    ]);
+    const details = report.servers
+      .filter((s) => s.error)
+      .map((s) => `${out.paint("bold", s.name)}\n${errorLines(s.error as ErrorView, out.paint)}`);
+    const { healthy, unhealthy, disabled } = report.summary;
+    return [
+      formatTable(["NAME", "STATUS", "LATENCY", "TOOLS", "ERROR"], rows, out.paint),
+      ...(details.length ? ["", ...details] : []),
+      "",
+      `${healthy} healthy, ${unhealthy} unhealthy, ${disabled} disabled`,
+    ].join("\n");
+  });
+  return report.summary.unhealthy > 0 ? 1 : 0;
+}
+
+function refresh(view: RefreshView, out: Output): number {
+  emit(out, view, () => {
+    const rows = view.servers.map((s): Cell[] => [
+      s.name,
+      { text: s.status, style: s.status === "ok" ? "green" : s.status === "failed" ? "red" : "dim" },
+      String(s.toolCount),
+      `${s.durationMs.toFixed(1)} ms`,
+      s.error?.code ?? "",
+    ]);
+    const details = view.servers
+      .filter((s) => s.error)
+      .map((s) => `${out.paint("bold", s.name)}\n${errorLines(s.error as ErrorView, out.paint)}`);
+    return [
+      formatTable(["NAME", "STATUS", "TOOLS", "TIME", "ERROR"], rows, out.paint),
+      ...(details.length ? ["", ...details] : []),
+      "",
+      `${view.toolCount} tools rediscovered in ${view.durationMs.toFixed(1)} ms`,
+    ].join("\n");
+  });
+  return view.servers.some((s) => s.status === "failed") ? 1 : 0;
+}

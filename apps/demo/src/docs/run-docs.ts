@@ -1,0 +1,211 @@
+// The Documentation agent's job: read a folder only through the sandboxed filesystem MCP server, under the
+// policy, and write a Markdown overview. Used by `agentforge docs`, `agentforge resume` and the REST API.
+import { realpathSync, statSync } from "node:fs";
+import { basename } from "node:path";
+import { invokeWithTools, type ToolCallRecord, type ToolLoopState } from "@agentforge/agent-runtime";
+import { HumanMessage, type StoredMessage, SystemMessage } from "@langchain/core/messages";
+import { Application } from "../application.js";
+import { UsageError } from "../internal/usage-error.js";
+import { type DocsRun, RunStore } from "./run-store.js";
+import { chooseProvider, createModel, type Provider } from "./select-model.js";
+
+export const DOCS_AGENT = "documentation";
+
+/** Run-level events (tool-call events come from the executor). */
+export type RunEvent =
+  | { type: "run_started"; runId: string; folder: string; model: Provider; resumed: boolean }
+  | { type: "server_unavailable"; runId: string; server: string; message: string }
+  | { type: "round_saved"; runId: string; round: number }
+  | { type: "run_finished"; runId: string; status: DocsRun["status"]; calls: number; error?: string };
+
+export interface RunDocsOptions {
+  /** The folder to document (new runs). */
+  folder?: string;
+  /** The run to continue (`resume`). */
+  resumeId?: string;
+  /** offline | openai | anthropic | ollama (default: from the environment, else offline). */
+  model?: string;
+  maxRounds?: number;
+  /** Save and stop after this many tool rounds (resume later). */
+  pauseAfter?: number;
+  configPath?: string;
+  stateDir?: string;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  onToolCall?: (record: ToolCallRecord) => void;
+  onEvent?: (event: RunEvent) => void;
+  /** Called once the Application is up (the REST API forwards executor events from it). */
+  onApplication?: (app: Application) => void;
+}
+
+export interface RunDocsResult {
+  run: DocsRun;
+  document: string | undefined;
+  calls: ToolCallRecord[];
+  transcript: StoredMessage[];
+}
+
+const PAUSE = Symbol("pause");
+
+function systemPrompt(root: string): string {
+  return [
+    "You are the Documentation agent. You can read files only through the tools you were given, which are",
+    `sandboxed to ${root}. Explore the folder (list it, look at its tree, read its key files) and then write a`,
+    "Markdown overview with the sections Purpose, Layout, Key files and How to run. State only what the files",
+    "show; say so when something is unknown. Reply with the Markdown document only.",
+  ].join(" ");
+}
+
+function resolveFolder(folder: string): string {
+  let real: string;
+  try {
+    real = realpathSync(folder);
+  } catch {
+    throw new UsageError(`folder "${folder}" does not exist`);
+  }
+  if (!statSync(real).isDirectory()) throw new UsageError(`"${folder}" is not a folder`);
+  return real;
+}
+
+export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
+  const env = options.env ?? process.env;
+  const stateDir = options.stateDir ?? ".agentforge";
+  const store = new RunStore(stateDir);
+  const resumed = options.resumeId !== undefined;
+  const existing = options.resumeId ? store.load(options.resumeId) : undefined;
+  if (existing?.status === "finished") {
+    return {
+      run: existing,
+      document: existing.document,
+      calls: existing.state.calls,
+      transcript: existing.state.messages,
+    };
+  }
+  const folder = existing?.folder ?? resolveFolder(options.folder ?? ".");
+  const provider =
+    existing && options.model === undefined ? existing.model : chooseProvider(options.model, env);
+  const maxRounds = options.maxRounds ?? existing?.maxRounds ?? 3;
+  const model = await createModel(provider, { root: folder, folderName: basename(folder), env });
+  const now = new Date().toISOString();
+  const emptyState: ToolLoopState = { messages: [], round: 0, calls: [], finished: false };
+  const run: DocsRun = existing
+    ? { ...existing, model: provider, status: "running" }
+    : {
+        id: store.newId(),
+        agent: DOCS_AGENT,
+        folder,
+        model: provider,
+        maxRounds,
+        status: "running",
+        createdAt: now,
+        updatedAt: now,
+        state: emptyState,
+      };
+  store.save(run);
+  options.onEvent?.({ type: "run_started", runId: run.id, folder, model: provider, resumed });
+
+  let app: Application;
+  try {
+    app = await Application.create({
+      ...(options.configPath ? { configPath: options.configPath } : {}),
+      stateDir,
+      env: {
+        ...env,
+        AGENTFORGE_WORKSPACE: folder,
+        AGENTFORGE_DISABLE_THOUGHT_LOGGING: env.AGENTFORGE_DISABLE_THOUGHT_LOGGING ?? "true",
+      },
+      discover: false,
+    });
+  } catch (error) {
+    // The run was announced: record why it could not start, so it never stays "running".
+    const message = error instanceof Error ? error.message : String(error);
+    store.save({ ...run, status: "failed", error: message });
+    options.onEvent?.({ type: "run_finished", runId: run.id, status: "failed", calls: 0, error: message });
+    throw error;
+  }
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  try {
+    options.onApplication?.(app);
+    // Start only what this agent may use, in parallel; an unreachable server is reported, never fatal.
+    const granted = Application.serversGrantedTo(app.config, DOCS_AGENT);
+    await Promise.all(
+      granted.map(async (server) => {
+        try {
+          app.registry.replaceServer(server, await app.manager.listTools(server));
+        } catch (error) {
+          const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+          options.onEvent?.({ type: "server_unavailable", runId: run.id, server, message });
+        }
+      }),
+    );
+    const messages = [
+      new SystemMessage(systemPrompt(folder)),
+      new HumanMessage(`Document the folder at ${folder}.`),
+    ];
+    let state = run.state;
+    try {
+      const result = await invokeWithTools(model, messages, {
+        tools: app.registry.list(),
+        executor: app.executor,
+        agent: DOCS_AGENT,
+        maxRounds,
+        signal: controller.signal,
+        ...(existing && existing.state.messages.length > 0 ? { resume: existing.state } : {}),
+        ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
+        onRound: (next) => {
+          state = next;
+          store.save({ ...run, state });
+          // The final answer is reported by run_finished; round_saved is for completed tool rounds.
+          if (!next.finished) options.onEvent?.({ type: "round_saved", runId: run.id, round: next.round });
+          if (options.pauseAfter !== undefined && !next.finished && next.round >= options.pauseAfter)
+            controller.abort(PAUSE);
+        },
+      });
+      const content = result.message.content;
+      const document = typeof content === "string" ? content : JSON.stringify(content);
+      const finished: DocsRun = {
+        ...run,
+        status: "finished",
+        document,
+        state: { messages: result.transcript, round: result.rounds, calls: result.calls, finished: true },
+      };
+      store.save(finished);
+      options.onEvent?.({
+        type: "run_finished",
+        runId: run.id,
+        status: "finished",
+        calls: result.calls.length,
+      });
+      return { run: finished, document, calls: result.calls, transcript: result.transcript };
+    } catch (error) {
+      const paused = controller.signal.aborted;
+      const reason =
+        controller.signal.reason === PAUSE
+          ? "paused"
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      const saved: DocsRun = {
+        ...run,
+        state,
+        status: paused ? "paused" : "failed",
+        ...(paused ? {} : { error: reason }),
+      };
+      store.save(saved);
+      options.onEvent?.({
+        type: "run_finished",
+        runId: run.id,
+        status: saved.status,
+        calls: state.calls.length,
+        ...(paused ? {} : { error: reason }),
+      });
+      if (paused) return { run: saved, document: undefined, calls: state.calls, transcript: state.messages };
+      throw error;
+    }
+  } finally {
+    options.signal?.removeEventListener("abort", onOuterAbort);
+    await app.shutdown();
+  }
+}

@@ -1,0 +1,366 @@
+// The operations behind `agentforge mcp ...` and `/api/v1/mcp/*`: one wired Application, the last known
+// health of every server (persisted), single-flight health checks, and the JSON views of mcp-views.ts.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { DiscoveredTool } from "@agentforge/mcp-client";
+import { type MCPConfig, type MCPServerConfig, redactedConfig } from "@agentforge/mcp-config";
+import { loadMCPConfig } from "@agentforge/mcp-config/node";
+import { Application, SHIPPED_CONFIG } from "../application.js";
+import { HealthStore } from "./health-store.js";
+import {
+  type ErrorView,
+  errorViewOf,
+  type HealthReport,
+  type HealthView,
+  healthView,
+  type InspectView,
+  type LiveServerView,
+  liveInfo,
+  type NamedHealthView,
+  outcomeHealth,
+  type RefreshEntry,
+  type RefreshView,
+  type ServerToolsStatus,
+  type ServerView,
+  serverView,
+  type TestView,
+  type ToolsView,
+  toolView,
+} from "./mcp-views.js";
+import { type SecretRedactor, secretRedactor } from "./secret-redactor.js";
+import { UnknownServerError } from "./unknown-server-error.js";
+
+/** Variables the management surface sets itself for the shipped roster (not secrets). */
+export const MANAGED_VARIABLES = ["AGENTFORGE_WORKSPACE", "AGENTFORGE_DISABLE_THOUGHT_LOGGING"] as const;
+
+/**
+ * The environment servers are started with: the caller's, plus defaults for what the shipped roster
+ * reads — the filesystem server's workspace (`workspace`) and quiet sequential-thinking.
+ */
+export function managementEnv(env: NodeJS.ProcessEnv, workspace: string): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    AGENTFORGE_WORKSPACE: env.AGENTFORGE_WORKSPACE || workspace,
+    AGENTFORGE_DISABLE_THOUGHT_LOGGING: env.AGENTFORGE_DISABLE_THOUGHT_LOGGING ?? "true",
+  };
+}
+
+/** Where the management surface reads its config and keeps its state. */
+export interface MCPManagementOptions {
+  /** Config file (default: the shipped roster). */
+  configPath?: string;
+  /** Audit log, server logs, health records (default `.agentforge`). */
+  stateDir?: string;
+  /** Environment the config's variable names are read from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** The filesystem server's folder when `AGENTFORGE_WORKSPACE` is unset (default: the working directory). */
+  workspace?: string;
+  /** More values never to print (e.g. the API token). */
+  secrets?: readonly (string | undefined)[];
+}
+
+const STDERR_LOG_TAIL = 4000;
+
+/** The view of `mcp list`: the config file and every server in it. */
+export interface ServerListView {
+  /** Absolute path of the config file. */
+  config: string;
+  servers: ServerView[];
+}
+
+/** The configured servers and their last known health, without starting anything (`mcp list`). */
+export async function listServers(
+  options: MCPManagementOptions = {},
+): Promise<{ view: ServerListView; redactor: SecretRedactor }> {
+  const configPath = resolve(options.configPath ?? SHIPPED_CONFIG);
+  const config = await loadMCPConfig(configPath);
+  const health = new HealthStore(options.stateDir ?? ".agentforge", configPath).load();
+  const env = options.env ?? process.env;
+  return {
+    view: {
+      config: configPath,
+      servers: config.servers.map((s) => serverView(s, health.get(s.name) ?? null)),
+    },
+    redactor: secretRedactor(config.servers, env, {
+      extra: options.secrets ?? [],
+      notSecret: MANAGED_VARIABLES,
+    }),
+  };
+}
+
+/** The management operations over one Application. Call `close()` to end every server it started. */
+export class MCPManagement {
+  readonly app: Application;
+  readonly configPath: string;
+  readonly redactor: SecretRedactor;
+  readonly #store: HealthStore;
+  readonly #health: Map<string, HealthView>;
+  readonly #checks = new Map<string, Promise<HealthView>>();
+  readonly #env: NodeJS.ProcessEnv;
+  #refreshing: Promise<RefreshView> | undefined;
+
+  private constructor(
+    app: Application,
+    configPath: string,
+    env: NodeJS.ProcessEnv,
+    secrets: readonly (string | undefined)[],
+  ) {
+    this.app = app;
+    this.configPath = configPath;
+    this.#env = env;
+    this.#store = new HealthStore(app.stateDir, configPath);
+    this.#health = this.#store.load();
+    this.redactor = secretRedactor(app.config.servers, env, { extra: secrets, notSecret: MANAGED_VARIABLES });
+  }
+
+  /** Load the config and wire the Application (no server is started until it is used). */
+  static async open(options: MCPManagementOptions = {}): Promise<MCPManagement> {
+    const configPath = resolve(options.configPath ?? SHIPPED_CONFIG);
+    const env = managementEnv(options.env ?? process.env, resolve(options.workspace ?? "."));
+    const app = await Application.create({
+      configPath,
+      env,
+      discover: false,
+      ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+    });
+    return new MCPManagement(app, configPath, env, options.secrets ?? []);
+  }
+
+  /** The loaded config. */
+  get config(): MCPConfig {
+    return this.app.config;
+  }
+
+  /** Every configured name, enabled or not, in config order. */
+  names(): string[] {
+    return this.app.config.servers.map((s) => s.name);
+  }
+
+  /** A server's config; throws `UnknownServerError` (listing the known names) for an unknown name. */
+  server(name: string): MCPServerConfig {
+    const config = this.app.config.servers.find((s) => s.name === name);
+    if (!config) throw new UnknownServerError(name, this.names());
+    return config;
+  }
+
+  /** The last known health of a server. */
+  lastHealth(name: string): HealthView | null {
+    return this.#health.get(name) ?? null;
+  }
+
+  #cachedToolCount(name: string): number | null {
+    return this.app.manager.cachedTools(name)?.length ?? null;
+  }
+
+  /** The listed view of every server (no I/O). */
+  servers(): ServerView[] {
+    return this.app.config.servers.map((s) =>
+      serverView(s, this.lastHealth(s.name), this.#cachedToolCount(s.name)),
+    );
+  }
+
+  /** The listed view plus this process's live connection state (no I/O). */
+  liveServer(name: string): LiveServerView {
+    const config = this.server(name);
+    const status = this.app.manager.connectionStatus(name);
+    return {
+      ...serverView(config, this.lastHealth(name), this.#cachedToolCount(name)),
+      connection: {
+        state: status.state,
+        pid: status.pid ?? null,
+        connectedAt: status.connectedAt ?? null,
+        failures: status.failures,
+      },
+      checking: this.#checks.has(name),
+    };
+  }
+
+  /** Every server's live view. */
+  liveServers(): LiveServerView[] {
+    return this.names().map((name) => this.liveServer(name));
+  }
+
+  /**
+   * The redacted config and what the server said at initialize. With `connect`, the server is checked
+   * first (connecting it); without, live info is given only if it is connected already.
+   */
+  async inspect(name: string, options: { connect: boolean }): Promise<InspectView<LiveServerView>> {
+    const config = this.server(name);
+    if (options.connect && config.enabled) await this.check(name);
+    const connected = this.app.manager.connectionStatus(name).state === "connected";
+    const live = connected ? liveInfo(await this.app.manager.getClient(name)) : null;
+    return { server: this.liveServer(name), config: redactedConfig(config, this.#env), live };
+  }
+
+  #agentsAllowed = (identity: string): string[] =>
+    this.app.policy.agents().filter((agent) => this.app.policy.decide(agent, identity).allowed);
+
+  /** The tools of one server, or of every enabled server in parallel; failures are reported per server. */
+  async tools(name?: string, options: { cached?: boolean } = {}): Promise<ToolsView> {
+    const names = name !== undefined ? [this.server(name).name] : this.app.manager.serverNames();
+    const results = await Promise.all(
+      names.map(async (server): Promise<{ status: ServerToolsStatus; tools: DiscoveredTool[] }> => {
+        try {
+          const cached = options.cached ? this.app.manager.cachedTools(server) : undefined;
+          const tools = cached ?? (await this.app.manager.listTools(server));
+          return { status: { name: server, status: "ok", toolCount: tools.length, error: null }, tools };
+        } catch (error) {
+          return {
+            status: {
+              name: server,
+              status: "failed",
+              toolCount: 0,
+              error: this.#withLogTail(server, errorViewOf(error)),
+            },
+            tools: [],
+          };
+        }
+      }),
+    );
+    return {
+      tools: results.flatMap((r) => r.tools.map((tool) => toolView(tool, this.#agentsAllowed))),
+      servers: results.map((r) => r.status),
+    };
+  }
+
+  /** Connect (if needed) and list tools, timed: one latency figure. Records the outcome as health. */
+  async test(name: string): Promise<TestView> {
+    const config = this.server(name);
+    const started = performance.now();
+    try {
+      const tools = await this.app.manager.listTools(config.name);
+      const latencyMs = performance.now() - started;
+      this.#record(name, outcomeHealth({ ok: true, toolCount: tools.length }, latencyMs));
+      return {
+        name,
+        ok: true,
+        latencyMs: Math.round(latencyMs * 10) / 10,
+        toolCount: tools.length,
+        tools: tools.map((t) => t.toolName),
+        error: null,
+      };
+    } catch (caught) {
+      const latencyMs = performance.now() - started;
+      const error = this.#withLogTail(name, errorViewOf(caught));
+      if (config.enabled) {
+        this.#record(
+          name,
+          outcomeHealth({ ok: false, error, toolCount: this.#cachedToolCount(name) }, latencyMs),
+        );
+      }
+      return {
+        name,
+        ok: false,
+        latencyMs: Math.round(latencyMs * 10) / 10,
+        toolCount: null,
+        tools: [],
+        error,
+      };
+    }
+  }
+
+  /** Health-check one server (connect if needed, ping, list tools); concurrent calls share one check. */
+  check(name: string): Promise<HealthView> {
+    this.server(name);
+    const running = this.#checks.get(name);
+    if (running) return running;
+    const manager = this.app.manager;
+    // An explicit check is a real attempt: a server waiting out its reconnect backoff is reset first.
+    const reset =
+      manager.connectionStatus(name).state === "backoff" ? manager.close(name) : Promise.resolve();
+    const check = reset
+      .then(() => manager.healthCheck(name))
+      .then((health) => {
+        const view = healthView(health);
+        if (view.error) view.error = this.#withLogTail(name, view.error);
+        this.#record(name, view);
+        return view;
+      })
+      .finally(() => this.#checks.delete(name));
+    this.#checks.set(name, check);
+    return check;
+  }
+
+  /** Health-check the named servers (default: all) in parallel. */
+  async checkAll(names: readonly string[] = this.names()): Promise<HealthReport> {
+    for (const name of names) this.server(name);
+    const results = await Promise.all(
+      names.map(async (name): Promise<NamedHealthView> => ({ name, ...(await this.check(name)) })),
+    );
+    const count = (status: HealthView["status"]) => results.filter((r) => r.status === status).length;
+    return {
+      servers: results,
+      summary: { healthy: count("healthy"), unhealthy: count("unhealthy"), disabled: count("disabled") },
+    };
+  }
+
+  /** Close every connection, reconnect and rediscover every enabled server; records each outcome as health. */
+  refresh(): Promise<RefreshView> {
+    this.#refreshing ??= this.#refresh().finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #refresh(): Promise<RefreshView> {
+    const discovery = await this.app.manager.refresh();
+    const byName = new Map(discovery.servers.map((s) => [s.serverName, s]));
+    const servers = this.app.config.servers.map((config): RefreshEntry => {
+      const found = byName.get(config.name);
+      if (!config.enabled || !found) {
+        return { name: config.name, status: "disabled", toolCount: 0, durationMs: 0, error: null };
+      }
+      const error = found.error ? this.#withLogTail(config.name, errorViewOf(found.error)) : null;
+      const durationMs = Math.round(found.durationMs * 10) / 10;
+      this.#record(
+        config.name,
+        error
+          ? outcomeHealth(
+              { ok: false, error, toolCount: this.#cachedToolCount(config.name) },
+              found.durationMs,
+            )
+          : outcomeHealth({ ok: true, toolCount: found.toolCount }, found.durationMs),
+      );
+      return { name: config.name, status: found.status, toolCount: found.toolCount, durationMs, error };
+    });
+    return {
+      servers,
+      toolCount: discovery.tools.length,
+      durationMs: Math.round(discovery.durationMs * 10) / 10,
+    };
+  }
+
+  // When an error carries no stderr tail, a stdio server's log file may still say why.
+  #withLogTail(name: string, error: ErrorView): ErrorView {
+    if (error.stderrTail !== null) return error;
+    const config = this.app.config.servers.find((s) => s.name === name);
+    if (config?.transport !== "stdio") return error;
+    const log = join(this.app.stateDir, "logs", "mcp", `${name}.stderr.log`);
+    if (!existsSync(log)) return error;
+    try {
+      const text = readFileSync(log, "utf8").replace(/\s+$/, "");
+      return text ? { ...error, stderrTail: text.slice(-STDERR_LOG_TAIL) } : error;
+    } catch {
+      return error;
+    }
+  }
+
+  #record(name: string, view: HealthView): void {
+    this.#health.set(name, view);
+    try {
+      this.#store.save(new Map([[name, view]]));
+    } catch {
+      // The record stays in memory; a read-only state folder must not fail a health check.
+    }
+  }
+
+  /** Serialize a value for output with every known secret value redacted. */
+  json(value: unknown, indent?: number): string {
+    return this.redactor.redact(JSON.stringify(value, null, indent));
+  }
+
+  /** End every server connection and child process. */
+  async close(): Promise<void> {
+    await this.app.shutdown();
+  }
+}

@@ -1,0 +1,229 @@
+// The Hono app of `agentforge serve`: the /mcp page, /api/v1/mcp/* and /api/v1/runs/*.
+import { MCPError } from "@agentforge/mcp-config";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { MCPManagement } from "../mcp/mcp-management.js";
+import { errorViewOf } from "../mcp/mcp-views.js";
+import { UnknownServerError } from "../mcp/unknown-server-error.js";
+import { ApiError } from "./api-error.js";
+import { parseBody, resumeRunSchema, startRunSchema } from "./body-schemas.js";
+import { requestGuard } from "./request-guard.js";
+import type { RunEventRecord } from "./run-event-log.js";
+import type { RunManager } from "./run-manager.js";
+import type { StaticAsset } from "./static-assets.js";
+
+/** What the API is built from. */
+export interface ApiDependencies {
+  management: MCPManagement;
+  runs: RunManager;
+  /** The /mcp page's files (see `loadStaticAssets`). */
+  assets: Map<string, StaticAsset>;
+  /** Bearer token every /api request must carry, if set. */
+  token: string | undefined;
+  /** Accepted Host header values (undefined: any). */
+  allowedHosts: () => Set<string> | undefined;
+  /** Where unexpected errors are logged (default stderr). */
+  log?: (line: string) => void;
+  /** Interval of SSE keep-alive comments (default 15 s). */
+  keepAliveMs?: number;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** Build the app; it holds no resources of its own (the management and runs do). */
+export function createApi(deps: ApiDependencies): Hono {
+  const { management, runs } = deps;
+  const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const keepAliveMs = deps.keepAliveMs ?? 15_000;
+  const app = new Hono();
+
+  const json = (
+    c: Context,
+    value: unknown,
+    status: ContentfulStatusCode = 200,
+    headers: Record<string, string> = {},
+  ) =>
+    c.body(management.json(value), status, { "content-type": "application/json; charset=utf-8", ...headers });
+
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, "BODY_TOO_LARGE", `the request body is over ${MAX_BODY_BYTES} bytes`);
+    },
+  });
+
+  const bodyText = async (c: Context): Promise<string> => {
+    const text = await c.req.text();
+    const type = c.req.header("content-type") ?? "";
+    if (text.trim() !== "" && !/^application\/json\b/i.test(type)) {
+      throw new ApiError(
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+        "send the body as JSON with Content-Type: application/json",
+      );
+    }
+    return text;
+  };
+
+  app.use("*", async (c, next) => {
+    await next();
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Referrer-Policy", "no-referrer");
+    if (c.req.path.startsWith("/api/")) c.header("Cache-Control", "no-store");
+  });
+  app.use("*", requestGuard({ token: deps.token, allowedHosts: deps.allowedHosts }));
+
+  // The page.
+  const page = (name: string) => (c: Context) => {
+    const asset = deps.assets.get(name) as StaticAsset;
+    const headers: Record<string, string> = { ETag: asset.etag, "Cache-Control": "no-cache" };
+    if (name === "index.html") headers["Content-Security-Policy"] = PAGE_CSP;
+    if (c.req.header("if-none-match") === asset.etag) return c.body(null, 304, headers);
+    return c.body(asset.body, 200, { "content-type": asset.contentType, ...headers });
+  };
+  app.get("/", (c) => c.redirect("/mcp"));
+  app.get("/mcp", page("index.html"));
+  app.get("/mcp/", (c) => c.redirect("/mcp"));
+  app.get("/mcp/mcp.js", page("mcp.js"));
+  app.get("/mcp/mcp.css", page("mcp.css"));
+
+  // MCP servers.
+  app.get("/api/v1/mcp/servers", (c) => json(c, { servers: management.liveServers() }));
+  app.get("/api/v1/mcp/servers/:name", async (c) =>
+    json(c, await management.inspect(c.req.param("name"), { connect: false })),
+  );
+  app.get("/api/v1/mcp/servers/:name/tools", async (c) => {
+    const name = c.req.param("name");
+    if (!management.server(name).enabled) {
+      throw new ApiError(
+        409,
+        "SERVER_DISABLED",
+        `MCP server "${name}" is disabled (enabled: false in the config)`,
+      );
+    }
+    const view = await management.tools(name, { cached: true });
+    const failed = view.servers.find((s) => s.status === "failed");
+    if (failed?.error) {
+      throw new ApiError(
+        502,
+        "SERVER_UNAVAILABLE",
+        `MCP server "${name}" could not list its tools (${failed.error.code})`,
+        {
+          serverError: failed.error,
+        },
+      );
+    }
+    return json(c, view);
+  });
+  app.post("/api/v1/mcp/servers/:name/health-check", async (c) => {
+    const name = c.req.param("name");
+    return json(c, { name, ...(await management.check(name)) });
+  });
+  app.post("/api/v1/mcp/refresh", async (c) => json(c, await management.refresh()));
+
+  // Docs runs.
+  app.post("/api/v1/runs", limit, async (c) => {
+    const body = parseBody(startRunSchema, await bodyText(c));
+    const view = await runs.start(body);
+    return json(c, view, 202, { Location: view.links.self });
+  });
+  app.get("/api/v1/runs/:id", (c) => json(c, runs.get(c.req.param("id"))));
+  app.post("/api/v1/runs/:id/resume", limit, async (c) => {
+    const id = c.req.param("id");
+    runs.get(id);
+    const body = parseBody(resumeRunSchema, await bodyText(c));
+    const view = await runs.resume(id, body);
+    return json(c, view, 202, { Location: view.links.self });
+  });
+  app.get("/api/v1/runs/:id/events", (c) => {
+    const eventLog = runs.events(c.req.param("id"));
+    const raw = c.req.header("last-event-id") ?? c.req.query("lastEventId") ?? "0";
+    if (!/^\d{1,15}$/.test(raw.trim())) {
+      throw new ApiError(
+        400,
+        "INVALID_LAST_EVENT_ID",
+        `Last-Event-ID must be a non-negative integer (an event id), got "${raw}"`,
+      );
+    }
+    const after = Number(raw.trim());
+    c.header("X-Accel-Buffering", "no");
+    return streamSSE(c, async (stream) => {
+      const queue: (RunEventRecord | null)[] = [];
+      let wake: (() => void) | undefined;
+      const unsubscribe = eventLog.subscribe((event) => {
+        queue.push(event);
+        wake?.();
+      });
+      stream.onAbort(() => wake?.());
+      let sent = after;
+      let ended = !eventLog.open;
+      const send = async (event: RunEventRecord) => {
+        if (event.id <= sent) return;
+        sent = event.id;
+        await stream.writeSSE({
+          id: String(event.id),
+          event: event.type,
+          data: management.redactor.redact(JSON.stringify(event.data)),
+        });
+      };
+      try {
+        for (const event of eventLog.since(after)) await send(event);
+        while (!stream.aborted) {
+          while (queue.length > 0) {
+            const event = queue.shift();
+            if (event === null) ended = true;
+            else if (event) await send(event);
+          }
+          if (ended) break;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, keepAliveMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = undefined;
+          if (queue.length === 0 && !stream.aborted) await stream.write(": keep-alive\n\n");
+        }
+      } catch (error) {
+        // A client that went away mid-write is normal; anything else is logged, never sent.
+        if (!stream.aborted)
+          log(
+            management.redactor.redact(
+              `agentforge serve: event stream of run ${eventLog.runId} failed: ${String(error)}`,
+            ),
+          );
+      } finally {
+        unsubscribe();
+      }
+    });
+  });
+
+  app.notFound((c) =>
+    json(c, new ApiError(404, "NOT_FOUND", `no route ${c.req.method} ${c.req.path}`).toJSON(), 404),
+  );
+  app.onError((error, c) => {
+    let api: ApiError;
+    if (error instanceof ApiError) api = error;
+    else if (error instanceof UnknownServerError)
+      api = new ApiError(404, "SERVER_NOT_FOUND", error.message, { known: error.known });
+    else if (MCPError.isInstance(error) && error.code === "SERVER_DISABLED")
+      api = new ApiError(409, "SERVER_DISABLED", error.message);
+    else if (MCPError.isInstance(error)) {
+      api = new ApiError(502, "SERVER_UNAVAILABLE", error.message.split("\n")[0] ?? "", {
+        serverError: errorViewOf(error),
+      });
+    } else {
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      log(management.redactor.redact(`agentforge serve: ${c.req.method} ${c.req.path} failed: ${detail}`));
+      api = new ApiError(500, "INTERNAL", "internal error; see the server's log");
+    }
+    return json(c, api.toJSON(), api.status, api.headers);
+  });
+  return app;
+}

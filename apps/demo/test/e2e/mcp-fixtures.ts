@@ -1,0 +1,268 @@
+// Fixtures of the management-surface tests (mcp CLI, REST API, dashboard): a temp roster with healthy,
+// broken, unreachable and disabled servers and a canary secret; `agentforge serve` as a child process;
+// an SSE reader. Every process started here is ended by the returned `stop()`/`cleanup()`.
+import { type ChildProcess, spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CLI } from "./cli.js";
+
+const BIN = (name: string) =>
+  fileURLToPath(
+    new URL(`../../node_modules/@agentforge/example-servers/dist/bin/${name}.js`, import.meta.url),
+  );
+/** The demo's sample project (documented by runs). */
+export const SAMPLE_PROJECT = fileURLToPath(new URL("../../sample-project", import.meta.url));
+/** Where tests write artefacts (gitignored). */
+export const TEST_OUTPUT = fileURLToPath(new URL("../../test-output", import.meta.url));
+
+/** The environment variable holding the canary secret in every fixture roster. */
+export const CANARY_VARIABLE = "AF_TEST_CANARY_SECRET";
+
+/** A port nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== "object" || address === null) throw new Error("no port");
+  return address.port;
+}
+
+/** A temp folder with a roster, a state folder, an allowed base holding `proj`, and a canary secret. */
+export interface Roster {
+  dir: string;
+  config: string;
+  stateDir: string;
+  /** Allowed base of runs; contains `proj` (a copy of the sample project) and `notes.txt`. */
+  base: string;
+  /** The secret value, set in `env` under CANARY_VARIABLE; must never appear in any output. */
+  canary: string;
+  /** The file the `broken` server creates when it is started (proves `mcp list` never starts one). */
+  marker: string;
+  env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+/**
+ * Servers: local-tools, filesystem, sequential-thinking (healthy); `broken` (stdio, prints the canary on
+ * stderr and exits 3); `remote` (http on a closed port, bearer token = the canary); `off` (disabled).
+ */
+export async function tempRoster(): Promise<Roster> {
+  const dir = mkdtempSync(join(tmpdir(), "agentforge-mcp-"));
+  const base = join(dir, "base");
+  mkdirSync(base);
+  cpSync(SAMPLE_PROJECT, join(base, "proj"), { recursive: true });
+  writeFileSync(join(base, "notes.txt"), "not a folder\n");
+  const canary = `canary-${Math.random().toString(36).slice(2)}-secret`;
+  const marker = join(dir, "broken-started");
+  const port = await closedPort();
+  const config = join(dir, "mcp_servers.yaml");
+  writeFileSync(
+    config,
+    `servers:
+  - name: local-tools
+    display_name: Local tools
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(BIN("local-tools"))}]
+  - name: filesystem
+    display_name: Workspace files
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(BIN("filesystem"))}]
+    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
+  - name: sequential-thinking
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(BIN("sequential-thinking"))}]
+    env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
+  - name: broken
+    description: Starts, prints its secret on stderr, exits 3
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: ["-e", "require('node:fs').writeFileSync(process.env.MARKER, 'started'); console.error('boom: token=' + process.env.SECRET); process.exit(3)"]
+    env: { SECRET: ${CANARY_VARIABLE}, MARKER: AF_TEST_MARKER_FILE }
+  - name: remote
+    display_name: Remote (unreachable)
+    enabled: true
+    transport: http
+    url: http://127.0.0.1:${port}/mcp
+    auth: { type: bearer, credential_env_var: ${CANARY_VARIABLE} }
+    connection_timeout: 5
+  - name: off
+    enabled: false
+    transport: stdio
+    command: \${NODE}
+permissions:
+  documentation: [filesystem.*, sequential-thinking.*]
+  ops: [local-tools.echo]
+`,
+  );
+  return {
+    dir,
+    config,
+    stateDir: join(dir, "state"),
+    base,
+    canary,
+    marker,
+    env: { [CANARY_VARIABLE]: canary, AF_TEST_MARKER_FILE: marker },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A running `agentforge serve`. */
+export interface Served {
+  /** e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  child: ChildProcess;
+  /** Everything written on stderr so far. */
+  stderr(): string;
+  /** SIGTERM, wait for exit (SIGKILL after 15 s); resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Spawn `agentforge serve ...args` and wait for its ready line (rejects if it exits first). */
+export function startServe(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, "serve", ...args], {
+    cwd: options.cwd,
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      OPENAI_API_KEY: "",
+      ANTHROPIC_API_KEY: "",
+      OLLAMA_BASE_URL: "",
+      AGENTFORGE_API_TOKEN: "",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  let stdout = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  child.stdout?.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`serve did not get ready in time; stderr:\n${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    child.stderr?.on("data", (chunk) => {
+      stderr += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ url: match[1], child, stderr: () => stderr, stop });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(
+        Object.assign(new Error(`serve exited with ${code} before it was ready:\n${stderr}${stdout}`), {
+          code,
+          stderr,
+        }),
+      );
+    });
+  });
+}
+
+/** One parsed SSE event. */
+export interface SseEvent {
+  id: number;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Read an SSE stream until it ends, `until` returns true, or `timeoutMs` passes (then it rejects).
+ * Returns the events read and the response status and headers.
+ */
+export async function readSse(
+  url: string,
+  options: {
+    headers?: Record<string, string>;
+    until?: (event: SseEvent) => boolean;
+    timeoutMs?: number;
+  } = {},
+): Promise<{ status: number; contentType: string; events: SseEvent[]; raw: string; ended: boolean }> {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new Error(`SSE read timed out: ${url}`)),
+    options.timeoutMs ?? 60_000,
+  );
+  const events: SseEvent[] = [];
+  let raw = "";
+  try {
+    const response = await fetch(url, {
+      headers: { Accept: "text/event-stream", ...options.headers },
+      signal: controller.signal,
+    });
+    const contentType = response.headers.get("content-type") ?? "";
+    if (!response.body || !contentType.startsWith("text/event-stream")) {
+      raw = await response.text();
+      return { status: response.status, contentType, events, raw, ended: true };
+    }
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for await (const chunk of response.body) {
+      const text = decoder.decode(chunk as Uint8Array, { stream: true });
+      raw += text;
+      buffer += text;
+      let end = buffer.indexOf("\n\n");
+      while (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        end = buffer.indexOf("\n\n");
+        const fields = new Map<string, string>();
+        for (const line of block.split("\n")) {
+          if (line.startsWith(":") || !line.includes(":")) continue;
+          const colon = line.indexOf(":");
+          fields.set(line.slice(0, colon), line.slice(colon + 1).replace(/^ /, ""));
+        }
+        if (!fields.has("data")) continue;
+        const event: SseEvent = {
+          id: Number(fields.get("id")),
+          event: fields.get("event") ?? "message",
+          data: JSON.parse(fields.get("data") as string) as Record<string, unknown>,
+        };
+        events.push(event);
+        if (options.until?.(event)) {
+          controller.abort();
+          return { status: response.status, contentType, events, raw, ended: false };
+        }
+      }
+    }
+    return { status: response.status, contentType, events, raw, ended: true };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether a process is alive. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

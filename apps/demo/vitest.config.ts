@@ -1,0 +1,4 @@
+import { unitConfig } from "@agentforge/build-config/vitest";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(unitConfig());
