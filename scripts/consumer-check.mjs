@@ -36,10 +36,26 @@ try {
       : readdirSync(work).find((f) => f.endsWith(".tgz") && f.includes(manifest.name.split("/")[1]));
     tarballs[manifest.name] = `file:${file.startsWith("/") ? file : join(work, file)}`;
   }
+  // What a user adds beside our packages (optional peers such as @opentelemetry/api): test/consumer/deps.json.
+  const extra = {};
+  for (const { dir } of packages) {
+    const file = join(dir, "test", "consumer", "deps.json");
+    if (existsSync(file)) Object.assign(extra, JSON.parse(readFileSync(file, "utf8")));
+  }
   // Overrides make every internal dependency resolve to its tarball, as if it came from the registry.
   writeFileSync(
     join(work, "package.json"),
-    JSON.stringify({ name: "consumer", private: true, dependencies: tarballs, overrides: tarballs }, null, 2),
+    JSON.stringify(
+      {
+        name: "consumer",
+        private: true,
+        type: "commonjs",
+        dependencies: { ...extra, ...tarballs },
+        overrides: tarballs,
+      },
+      null,
+      2,
+    ),
   );
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--ignore-scripts=false"], work);
   let checks = 0;

@@ -1,16 +1,25 @@
 #!/usr/bin/env node
-// `pnpm demo`: runs the demo app's documentation job on the sample project, once the app exists.
+// `pnpm demo`: build what the demo app needs (cached by turbo), then let the Documentation agent document
+// the sample project shipped in apps/demo/sample-project. Extra arguments go to `agentforge docs`.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 
 const root = new URL("..", import.meta.url).pathname;
-const app = `${root}apps/demo/package.json`;
-if (!existsSync(app)) {
-  console.error(
-    "The demo app (apps/demo, the `agentforge` CLI) is not built yet: it lands with the tool-loop + demo issue.\n" +
-      "Nothing was run. Today you can run the tests: pnpm test",
-  );
-  process.exit(1);
-}
-const result = spawnSync("pnpm", ["--filter", "@agentforge/demo", "demo"], { cwd: root, stdio: "inherit" });
-process.exit(result.status ?? 1);
+const run = (command, args) => spawnSync(command, args, { cwd: root, stdio: "inherit" }).status ?? 1;
+
+const built = run("pnpm", [
+  "exec",
+  "turbo",
+  "run",
+  "build",
+  "--filter=@agentforge/demo...",
+  "--output-logs=errors-only",
+]);
+if (built !== 0) process.exit(built);
+process.exit(
+  run(process.execPath, [
+    "apps/demo/dist/cli.js",
+    "docs",
+    "apps/demo/sample-project",
+    ...process.argv.slice(2),
+  ]),
+);
