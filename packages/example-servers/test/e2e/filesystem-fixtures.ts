@@ -68,8 +68,8 @@ export function withoutDescriptions(value: unknown): unknown {
   return value;
 }
 
-/** The tools of a reference JSON file in ../shared/reference/official-tool-schemas/. */
+/** The tools of a reference JSON file in test/reference/ (the official servers' tools/list). */
 export function referenceTools(file: string): { name: string }[] {
-  const url = new URL(`../../../../../shared/reference/official-tool-schemas/${file}`, import.meta.url);
+  const url = new URL(`../reference/${file}`, import.meta.url);
   return (JSON.parse(readFileSync(url, "utf8")) as { tools: { name: string }[] }).tools;
 }
