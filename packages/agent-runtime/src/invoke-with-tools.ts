@@ -154,18 +154,22 @@ export async function invokeWithTools(
     return { message, record };
   };
 
+  // Hand the state to the caller after every round, and once more with the final answer.
+  const saveState = async (finished: boolean) =>
+    options.onRound?.({
+      messages: mapChatMessagesToStoredMessages(history),
+      round,
+      calls: [...calls],
+      finished,
+    });
+
   while (round < maxRounds) {
     signal?.throwIfAborted();
     const reply = (await bound.invoke(history, config)) as AIMessage;
     history.push(reply);
     const toolCalls = reply.tool_calls ?? [];
     if (toolCalls.length === 0) {
-      await options.onRound?.({
-        messages: mapChatMessagesToStoredMessages(history),
-        round,
-        calls: [...calls],
-        finished: true,
-      });
+      await saveState(true);
       return finish(reply);
     }
     const results = await Promise.all(toolCalls.map(runCall));
@@ -176,21 +180,11 @@ export async function invokeWithTools(
       calls.push(record);
     }
     round++;
-    await options.onRound?.({
-      messages: mapChatMessagesToStoredMessages(history),
-      round,
-      calls: [...calls],
-      finished: false,
-    });
+    await saveState(false);
   }
   signal?.throwIfAborted();
   const answer = (await model.invoke(history, config)) as AIMessage;
   history.push(answer);
-  await options.onRound?.({
-    messages: mapChatMessagesToStoredMessages(history),
-    round,
-    calls: [...calls],
-    finished: true,
-  });
+  await saveState(true);
   return finish(answer);
 }
