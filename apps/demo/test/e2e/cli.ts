@@ -12,6 +12,22 @@ export interface CliResult {
 }
 
 /** Run `agentforge ...args` to completion (killed after `timeoutMs`). */
+/**
+ * The environment a test CLI runs with: no colours, and no provider key or API token inherited from the
+ * developer's shell, so every run is offline and unauthenticated unless a test says otherwise.
+ */
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NO_COLOR: "1",
+    OPENAI_API_KEY: "",
+    ANTHROPIC_API_KEY: "",
+    OLLAMA_BASE_URL: "",
+    AGENTFORGE_API_TOKEN: "",
+    ...extra,
+  };
+}
+
 export function agentforge(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
@@ -20,14 +36,7 @@ export function agentforge(
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
-      env: {
-        ...process.env,
-        NO_COLOR: "1",
-        OPENAI_API_KEY: "",
-        ANTHROPIC_API_KEY: "",
-        OLLAMA_BASE_URL: "",
-        ...options.env,
-      },
+      env: cliEnv(options.env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CLI } from "./cli.js";
+import { CLI, cliEnv } from "./cli.js";
 
 const BIN = (name: string) =>
   fileURLToPath(
@@ -135,15 +135,7 @@ export function startServe(
 ): Promise<Served> {
   const child = spawn(process.execPath, [CLI, "serve", ...args], {
     cwd: options.cwd,
-    env: {
-      ...process.env,
-      NO_COLOR: "1",
-      OPENAI_API_KEY: "",
-      ANTHROPIC_API_KEY: "",
-      OLLAMA_BASE_URL: "",
-      AGENTFORGE_API_TOKEN: "",
-      ...options.env,
-    },
+    env: cliEnv(options.env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
