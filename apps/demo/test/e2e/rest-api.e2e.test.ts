@@ -72,16 +72,27 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ status
   });
 }
 
+/** `agentforge serve` on any free port, over the temp roster and its state and base folders. */
+function serveArgs(): string[] {
+  return [
+    "--port",
+    "0",
+    "--config",
+    roster.config,
+    "--state-dir",
+    roster.stateDir,
+    "--allowed-base",
+    roster.base,
+  ];
+}
+
 beforeAll(async () => {
   roster = await tempRoster();
   symlinkSync("/etc", join(roster.base, "escape"));
-  served = await startServe(
-    ["--port", "0", "--config", roster.config, "--state-dir", roster.stateDir, "--allowed-base", roster.base],
-    {
-      env: roster.env,
-      cwd: roster.dir,
-    },
-  );
+  served = await startServe(serveArgs(), {
+    env: roster.env,
+    cwd: roster.dir,
+  });
 });
 afterAll(async () => {
   await served?.stop();
@@ -419,23 +430,10 @@ describe("runs", () => {
     const local = (await settledServers()).find((s) => s.name === "local-tools")?.connection.pid as number;
     expect(await served.stop()).toBe(0);
     expect(alive(local)).toBe(false); // the MCP servers ended with it
-    served = await startServe(
-      [
-        "--port",
-        "0",
-        "--config",
-        roster.config,
-        "--state-dir",
-        roster.stateDir,
-        "--allowed-base",
-        roster.base,
-        "--no-check",
-      ],
-      {
-        env: roster.env,
-        cwd: roster.dir,
-      },
-    );
+    served = await startServe([...serveArgs(), "--no-check"], {
+      env: roster.env,
+      cwd: roster.dir,
+    });
     const replay = await readSse(`${served.url}/api/v1/runs/${runId}/events`);
     expect(replay.ended).toBe(true);
     expect(replay.events).toEqual(all.events);
@@ -478,23 +476,10 @@ describe("runs", () => {
 describe("access control", () => {
   it("requires the bearer token on /api when AGENTFORGE_API_TOKEN is set (the page itself stays public)", async () => {
     const token = "test-token-0123456789";
-    const guarded = await startServe(
-      [
-        "--port",
-        "0",
-        "--config",
-        roster.config,
-        "--state-dir",
-        roster.stateDir,
-        "--allowed-base",
-        roster.base,
-        "--no-check",
-      ],
-      {
-        env: { ...roster.env, AGENTFORGE_API_TOKEN: token },
-        cwd: roster.dir,
-      },
-    );
+    const guarded = await startServe([...serveArgs(), "--no-check"], {
+      env: { ...roster.env, AGENTFORGE_API_TOKEN: token },
+      cwd: roster.dir,
+    });
     try {
       expect(guarded.stderr()).toContain("(bearer token required)");
       const none = await fetch(`${guarded.url}/api/v1/mcp/servers`);
@@ -538,25 +523,10 @@ describe("access control", () => {
     expect(refused.stderr).toContain(
       "refusing to serve on 0.0.0.0 without a bearer token: set AGENTFORGE_API_TOKEN",
     );
-    const open = await startServe(
-      [
-        "--host",
-        "0.0.0.0",
-        "--port",
-        "0",
-        "--config",
-        roster.config,
-        "--state-dir",
-        roster.stateDir,
-        "--allowed-base",
-        roster.base,
-        "--no-check",
-      ],
-      {
-        env: { ...roster.env, AGENTFORGE_API_TOKEN: "another-token-123456" },
-        cwd: roster.dir,
-      },
-    );
+    const open = await startServe(["--host", "0.0.0.0", ...serveArgs(), "--no-check"], {
+      env: { ...roster.env, AGENTFORGE_API_TOKEN: "another-token-123456" },
+      cwd: roster.dir,
+    });
     try {
       const port = new URL(open.url).port;
       expect(open.url).toBe(`http://0.0.0.0:${port}`);
