@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentforge, CLI, type CliResult } from "./cli.js";
-import { CANARY_VARIABLE, type Roster, tempRoster } from "./mcp-fixtures.js";
+import { CANARY_VARIABLE, type Roster, TEMP_ROSTER_SERVERS, tempRoster } from "./mcp-fixtures.js";
 
 let roster: Roster;
 const outputs: string[] = [];
@@ -56,14 +56,7 @@ describe("agentforge mcp (temp roster)", () => {
     expect(result.code).toBe(0);
     const view = parse<{ config: string; servers: Record<string, unknown>[] }>(result);
     expect(view.config).toBe(roster.config);
-    expect(view.servers.map((s) => s.name)).toEqual([
-      "local-tools",
-      "filesystem",
-      "sequential-thinking",
-      "broken",
-      "remote",
-      "off",
-    ]);
+    expect(view.servers.map((s) => s.name)).toEqual(TEMP_ROSTER_SERVERS);
     expect(view.servers[0]).toEqual({
       name: "local-tools",
       displayName: "Local tools",

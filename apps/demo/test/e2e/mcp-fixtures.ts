@@ -46,6 +46,16 @@ export interface Roster {
   cleanup(): void;
 }
 
+/** The servers of `tempRoster()`, in file order. */
+export const TEMP_ROSTER_SERVERS = [
+  "local-tools",
+  "filesystem",
+  "sequential-thinking",
+  "broken",
+  "remote",
+  "off",
+];
+
 /**
  * Servers: local-tools, filesystem, sequential-thinking (healthy); `broken` (stdio, prints the canary on
  * stderr and exits 3); `remote` (http on a closed port, bearer token = the canary); `off` (disabled).

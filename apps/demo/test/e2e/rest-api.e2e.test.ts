@@ -6,7 +6,15 @@ import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentforge } from "./cli.js";
-import { alive, type Roster, readSse, type Served, startServe, tempRoster } from "./mcp-fixtures.js";
+import {
+  alive,
+  type Roster,
+  readSse,
+  type Served,
+  startServe,
+  TEMP_ROSTER_SERVERS,
+  tempRoster,
+} from "./mcp-fixtures.js";
 
 let roster: Roster;
 let served: Served;
@@ -107,14 +115,7 @@ describe("agentforge serve", () => {
 
   it("GET /api/v1/mcp/servers: every server with its status, health and connection", async () => {
     const servers = await settledServers();
-    expect(servers.map((s) => s.name)).toEqual([
-      "local-tools",
-      "filesystem",
-      "sequential-thinking",
-      "broken",
-      "remote",
-      "off",
-    ]);
+    expect(servers.map((s) => s.name)).toEqual(TEMP_ROSTER_SERVERS);
     const byName = Object.fromEntries(servers.map((s) => [s.name, s]));
     expect(byName["local-tools"]).toMatchObject({
       displayName: "Local tools",
@@ -502,23 +503,10 @@ describe("access control", () => {
   });
 
   it("refuses to serve off loopback without a token (exit 2); with one it starts", async () => {
-    const refused = await agentforge(
-      [
-        "serve",
-        "--host",
-        "0.0.0.0",
-        "--port",
-        "0",
-        "--config",
-        roster.config,
-        "--state-dir",
-        roster.stateDir,
-      ],
-      {
-        cwd: roster.dir,
-        env: { AGENTFORGE_API_TOKEN: "" },
-      },
-    );
+    const refused = await agentforge(["serve", "--host", "0.0.0.0", ...serveArgs()], {
+      cwd: roster.dir,
+      env: { AGENTFORGE_API_TOKEN: "" },
+    });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       "refusing to serve on 0.0.0.0 without a bearer token: set AGENTFORGE_API_TOKEN",
