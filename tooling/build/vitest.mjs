@@ -1,9 +1,17 @@
 // Shared vitest presets: `unit` (next to the code, no I/O) and `e2e` (test/e2e, real processes).
 const shared = {
   exclude: ["**/node_modules/**", "**/dist/**", "**/*.live.test.ts"],
-  // Real child processes and PGlite start-up are slow on a busy 2-core machine.
   testTimeout: 30_000,
   hookTimeout: 60_000,
+};
+
+// Real child processes, PGlite start-up and browsers are slow on a busy 2-core machine: CI runs beside
+// other jobs, and a spawn-heavy test that takes 10 s on a quiet machine has taken over 30 s there. The
+// budgets are several times the quiet durations; tests assert counters and events, never elapsed time.
+const e2eBudgets = {
+  testTimeout: 180_000,
+  hookTimeout: 180_000,
+  teardownTimeout: 60_000,
 };
 
 export function unitConfig(overrides = {}) {
@@ -21,6 +29,7 @@ export function e2eConfig(overrides = {}) {
   return {
     test: {
       ...shared,
+      ...e2eBudgets,
       include: ["test/e2e/**/*.e2e.test.ts"],
       // Child processes each need a core; more forks than cores only adds timeouts.
       maxWorkers: 2,
