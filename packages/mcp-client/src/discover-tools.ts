@@ -47,6 +47,33 @@ export interface DiscoveredTool {
   outputSchema?: MCPJsonSchema;
   /** Behaviour hints, when the server gives them. */
   annotations?: MCPToolAnnotations;
+  /**
+   * What is wrong with this definition, when something is (absent when nothing is). The client
+   * delivers every tool a server lists, as data, and flags problems here instead of dropping or
+   * rejecting: deciding (e.g. refusing a server whose list has duplicates) is the registry's job.
+   */
+  problems?: MCPToolProblem[];
+}
+
+/** Why a discovered tool definition is flagged (see `DiscoveredTool.problems`). */
+export type MCPToolProblemCode =
+  /** Another tool of the same list has the same name (every one of them is flagged). */
+  | "DUPLICATE_NAME"
+  /** The name does not match `^[a-zA-Z0-9_-]{1,64}$`, the pattern model APIs accept. */
+  | "NAME_NOT_MODEL_SAFE"
+  /** `inputSchema` is not a JSON Schema object with `type: "object"`; it is kept as the server sent it. */
+  | "INPUT_SCHEMA_NOT_OBJECT"
+  /** `outputSchema` is present but not an object schema, or cannot be compiled; results are not checked against it. */
+  | "OUTPUT_SCHEMA_INVALID"
+  /** Another field breaks the MCP `Tool` schema (e.g. a description that is not a string); kept as far as possible. */
+  | "INVALID_DEFINITION";
+
+/** One problem of a discovered tool definition. */
+export interface MCPToolProblem {
+  /** What is wrong. */
+  code: MCPToolProblemCode;
+  /** A short explanation for logs and management surfaces. */
+  message: string;
 }
 
 /** How discovery went for one server. */

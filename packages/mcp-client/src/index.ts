@@ -38,6 +38,7 @@ export {
 export {
   type MCPCallToolOptions,
   MCPClientManager,
+  type MCPClientManagerEventName,
   type MCPClientManagerEvents,
   type MCPClientManagerOptions,
   type MCPConfigChanges,
@@ -48,11 +49,13 @@ export {
   type MCPDisconnectReason,
   type MCPHealthChangedEvent,
   type MCPHealthStatus,
+  type MCPListenerErrorEvent,
   type MCPServerHealth,
   type MCPToolsChangedEvent,
 } from "./mcp-client-manager.js";
 export {
   DEFAULT_MAX_MESSAGE_BYTES,
+  type MCPStdioRedactor,
   MCPStdioTransport,
   type MCPStdioTransportOptions,
   REPLY_TOO_LARGE_RPC_CODE,

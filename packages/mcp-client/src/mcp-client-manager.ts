@@ -39,6 +39,13 @@ export interface MCPClientManagerOptions {
   healthTimeoutMs?: number;
   /** stdio shutdown: wait this long after closing stdin, and after SIGTERM (default 1000 ms). */
   shutdownGraceMs?: number;
+  /**
+   * Called when one of the manager's event listeners throws or returns a promise that rejects (the
+   * error is also announced as a `listenerError` event). Listener errors never reach the code that
+   * caused the event, never stop the other listeners and never become uncaught exceptions. Default:
+   * ignored (but observable through `listenerError`).
+   */
+  onListenerError?: (error: unknown, event: MCPClientManagerEventName, serverName: string) => void;
 }
 
 /** Options of `MCPClientManager.callTool`. Defaults come from the server's config. */
@@ -171,6 +178,16 @@ export interface MCPHealthChangedEvent {
   previous?: MCPServerHealth;
 }
 
+/** Payload of `listenerError`: a listener of another event threw or returned a rejected promise. */
+export interface MCPListenerErrorEvent {
+  /** The event whose listener failed (e.g. `toolsChanged`). */
+  event: MCPClientManagerEventName;
+  /** The server the event was about. */
+  serverName: string;
+  /** What the listener threw (or the rejection reason), as it was. */
+  error: unknown;
+}
+
 /** The manager's events (eventemitter3): `manager.on("toolsChanged", (event) => ...)`. */
 export interface MCPClientManagerEvents {
   /** A connection was established (first time or reconnect). */
@@ -183,7 +200,15 @@ export interface MCPClientManagerEvents {
   toolsChanged: (event: MCPToolsChangedEvent) => void;
   /** A server's health status changed. */
   healthChanged: (event: MCPHealthChangedEvent) => void;
+  /**
+   * A listener of another event threw or rejected. The error was contained (the host and the other
+   * listeners were not affected); a `listenerError` listener that throws is ignored.
+   */
+  listenerError: (event: MCPListenerErrorEvent) => void;
 }
+
+/** The name of one of the manager's events. */
+export type MCPClientManagerEventName = keyof MCPClientManagerEvents;
 
 /** What `applyConfig` did. */
 export interface MCPConfigChanges {
@@ -265,6 +290,9 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
     positive(options.shutdownGraceMs, "MCPClientManager: options.shutdownGraceMs", 0);
     positive(options.backoff?.initialDelayMs, "MCPClientManager: options.backoff.initialDelayMs", 0);
     positive(options.backoff?.maxDelayMs, "MCPClientManager: options.backoff.maxDelayMs", 0);
+    if (options.onListenerError !== undefined && typeof options.onListenerError !== "function") {
+      throw new TypeError("MCPClientManager: options.onListenerError must be a function");
+    }
     if (options.logDir !== undefined && options.logDir !== false && typeof options.logDir !== "string") {
       throw new TypeError("MCPClientManager: options.logDir must be a folder path or false");
     }
@@ -283,6 +311,7 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
       healthTimeoutMs: options.healthTimeoutMs,
       events: this,
+      ...(options.onListenerError ? { onListenerError: options.onListenerError } : {}),
     };
     for (const config of configs)
       this.connections.set(config.name, new ServerConnection(config, this.settings));

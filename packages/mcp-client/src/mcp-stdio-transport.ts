@@ -39,8 +39,22 @@ export interface MCPStdioTransportOptions {
   maxMessageBytes?: number;
   /** Applied to every stderr line and diagnostic before it is stored or reported (secret redaction). */
   redact?: (text: string) => string;
+  /**
+   * A redactor with a streaming form (e.g. `SecretRedactor` of `@agentforge/mcp-config`). When given, it
+   * is used instead of `redact`, and stderr is redacted as a stream, so a value split across two reads
+   * is still replaced in the log file and in error tails.
+   */
+  redactor?: MCPStdioRedactor;
   /** How long `close()` waits after ending stdin, and again after SIGTERM, before escalating (default 1000 ms). */
   shutdownGraceMs?: number;
+}
+
+/** The streaming redactor `MCPStdioTransport` accepts (`SecretRedactor` of `@agentforge/mcp-config` fits). */
+export interface MCPStdioRedactor {
+  /** `text` with secret values replaced. */
+  redact(text: string): string;
+  /** A stream that holds back an overlap across chunk boundaries. */
+  stream(): { push(chunk: string): string; flush(): string; peek(): string };
 }
 
 /** Data attached to the synthetic JSON-RPC error answered for an over-limit reply. */
@@ -55,6 +69,34 @@ export interface ReplyTooLargeData {
 
 const STDERR_TAIL_CHARS = 16_000;
 const MAX_STDERR_LINE = 64 * 1024;
+/** How long a closed stdout waits for the child's exit before the connection is declared lost. */
+const STDOUT_END_GRACE_MS = 200;
+/** Characters of a non-JSON stdout line kept in diagnostics (after redaction). */
+const NOISE_CHARS = 200;
+
+/** Line-buffered stream over a plain `redact` function (values never span lines there). */
+function lineStream(redact: (text: string) => string): ReturnType<MCPStdioRedactor["stream"]> {
+  let held = "";
+  return {
+    push(chunk) {
+      const text = held + chunk;
+      const lastNewline = text.lastIndexOf("\n");
+      if (lastNewline === -1 && text.length <= MAX_STDERR_LINE) {
+        held = text;
+        return "";
+      }
+      const cut = lastNewline === -1 ? text.length : lastNewline + 1;
+      held = text.slice(cut);
+      return redact(text.slice(0, cut));
+    },
+    flush() {
+      const out = held ? redact(held) : "";
+      held = "";
+      return out;
+    },
+    peek: () => (held ? redact(held) : ""),
+  };
+}
 
 /** stdio client transport with linear reading, a message-size limit and stderr capture. */
 export class MCPStdioTransport implements Transport {
@@ -71,7 +113,7 @@ export class MCPStdioTransport implements Transport {
   private child: ChildProcess | undefined;
   private decoder: LineDecoder;
   private readonly stderrBuffer = new TailBuffer(STDERR_TAIL_CHARS);
-  private stderrPartial = "";
+  private readonly stderrStream: ReturnType<MCPStdioRedactor["stream"]>;
   private stderrFile: WriteStream | undefined;
   private stderrFileError: string | undefined;
   private readonly noise: string[] = [];
@@ -81,6 +123,8 @@ export class MCPStdioTransport implements Transport {
   private resolveClosed: (() => void) | undefined;
   private closing: Promise<void> | undefined;
   private negotiatedProtocolVersion: string | undefined;
+  private closeNotified = false;
+  private stdoutLost = false;
 
   constructor(options: MCPStdioTransportOptions) {
     if (typeof options.command !== "string" || options.command === "") {
@@ -94,7 +138,9 @@ export class MCPStdioTransport implements Transport {
     }
     this.options = options;
     this.maxMessageBytes = max;
-    this.redactText = options.redact ?? ((text) => text);
+    const redactor = options.redactor;
+    this.redactText = redactor ? (text) => redactor.redact(text) : (options.redact ?? ((text) => text));
+    this.stderrStream = redactor ? redactor.stream() : lineStream(this.redactText);
     this.decoder = new LineDecoder(max);
   }
 
@@ -128,6 +174,14 @@ export class MCPStdioTransport implements Transport {
     return this.exit?.signal;
   }
 
+  /**
+   * Whether the child closed its stdout while it kept running: the connection was declared lost at
+   * once (pending requests failed, `onclose` fired) and the child was ended.
+   */
+  get stdoutClosed(): boolean {
+    return this.stdoutLost;
+  }
+
   /** Whether the child has exited. */
   get exited(): boolean {
     return this.exit !== undefined;
@@ -145,8 +199,7 @@ export class MCPStdioTransport implements Transport {
 
   /** The last `maxChars` characters of the child's stderr (redacted), including an unfinished line. */
   stderrTail(maxChars = 4000): string {
-    const partial = this.stderrPartial ? this.redactText(this.stderrPartial) : "";
-    const text = this.stderrBuffer.tail(maxChars) + partial;
+    const text = this.stderrBuffer.tail(maxChars) + this.stderrStream.peek();
     return text.length > maxChars ? text.slice(-maxChars) : text;
   }
 
@@ -191,13 +244,20 @@ export class MCPStdioTransport implements Transport {
       child.once("error", onSpawnError);
       child.once("spawn", () => {
         child.off("error", onSpawnError);
-        child.on("error", (error) => this.onerror?.(error));
+        child.on("error", (error) => this.safeError(error));
         resolve();
       });
     });
-    child.stdout?.on("data", (chunk: Buffer) => this.decoder.push(chunk, this.onLine));
-    child.stdout?.on("error", (error) => this.onerror?.(error));
-    child.stdin?.on("error", (error) => this.onerror?.(error));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      try {
+        this.decoder.push(chunk, this.onLine);
+      } catch (error) {
+        this.safeError(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    child.stdout?.on("error", (error) => this.safeError(error));
+    child.stdout?.once("end", () => this.onStdoutEnd());
+    child.stdin?.on("error", (error) => this.safeError(error));
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => this.onStderr(chunk));
     child.once("close", (code, signal) => this.finish(code, signal));
@@ -270,6 +330,54 @@ export class MCPStdioTransport implements Transport {
     await closed;
   }
 
+  // A child that closes its stdout but keeps running can never answer again. Its exit also ends stdout,
+  // usually just before the exit is reported: give the exit a short moment to arrive (so a crash is
+  // reported with its exit code), then declare the connection lost without waiting for any timeout.
+  private onStdoutEnd(): void {
+    if (this.exit || this.closing) return;
+    const timer = setTimeout(() => {
+      if (this.exit || this.closing) return;
+      this.stdoutLost = true;
+      const server = this.options.serverName ? `MCP server "${this.options.serverName}"` : "The MCP server";
+      this.safeError(
+        new Error(
+          `${server} closed its stdout but kept running; the connection is lost and the process is ended`,
+        ),
+      );
+      this.pending.clear();
+      this.notifyClose();
+      void this.close();
+    }, STDOUT_END_GRACE_MS);
+    this.child?.once("exit", () => clearTimeout(timer));
+  }
+
+  private safeError(error: Error): void {
+    try {
+      this.onerror?.(error);
+    } catch {
+      // A throwing error handler must not break the transport.
+    }
+  }
+
+  private notifyClose(): void {
+    if (this.closeNotified) return;
+    this.closeNotified = true;
+    try {
+      this.onclose?.();
+    } catch {
+      // A throwing close handler must not break the transport.
+    }
+  }
+
+  // Called from stream handlers: a handler that throws must never become an uncaught exception.
+  private safeMessage(message: JSONRPCMessage): void {
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.safeError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
   private readonly onLine = (line: DecodedLine): void => {
     if (line.kind === "oversize") {
       this.onOversize(line.bytes, line.head, line.tail);
@@ -303,7 +411,7 @@ export class MCPStdioTransport implements Transport {
       this.queue.push(message);
       return;
     }
-    this.onmessage?.(message);
+    this.safeMessage(message);
     if ("method" in message && !("id" in message)) {
       this.queue = [];
       void this.drainQueue(this.queue);
@@ -315,7 +423,7 @@ export class MCPStdioTransport implements Transport {
     await Promise.resolve();
     while (queue.length > 0) {
       const message = queue.shift() as JSONRPCMessage;
-      this.onmessage?.(message);
+      this.safeMessage(message);
       if ("method" in message && !("id" in message)) {
         await Promise.resolve();
         await Promise.resolve();
@@ -329,7 +437,7 @@ export class MCPStdioTransport implements Transport {
     let id = replyIdFromEdges(head, tail);
     if (id !== undefined && !this.pending.has(id)) id = undefined;
     if (id === undefined && isServerInitiated(head)) {
-      this.onerror?.(
+      this.safeError(
         new Error(
           `${server} sent a ${bytes}-byte message, over the limit of ${this.maxMessageBytes} bytes (max_message_bytes); it was discarded`,
         ),
@@ -338,7 +446,7 @@ export class MCPStdioTransport implements Transport {
     }
     if (id === undefined && this.pending.size === 1) id = [...this.pending][0];
     if (id === undefined) {
-      this.onerror?.(
+      this.safeError(
         new Error(
           `${server} sent a ${bytes}-byte reply, over the limit of ${this.maxMessageBytes} bytes (max_message_bytes), whose request could not be identified; it was discarded`,
         ),
@@ -363,9 +471,11 @@ export class MCPStdioTransport implements Transport {
   }
 
   private noteNoise(text: string): void {
-    const shown = this.redactText(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+    // Redact the whole line first, then cut: cutting first could leave the beginning of a value.
+    const redacted = this.redactText(text);
+    const shown = redacted.length > NOISE_CHARS ? `${redacted.slice(0, NOISE_CHARS)}…` : redacted;
     if (this.noise.length < 5) this.noise.push(shown);
-    this.onerror?.(new Error(`stdout line is not JSON-RPC (servers must log to stderr): ${shown}`));
+    this.safeError(new Error(`stdout line is not JSON-RPC (servers must log to stderr): ${shown}`));
   }
 
   private openStderrLog(): void {
@@ -384,16 +494,11 @@ export class MCPStdioTransport implements Transport {
     }
   }
 
+  // Redacted as a stream (an overlap is held back across reads), so a value split between two reads of
+  // the pipe is still replaced before anything reaches the tail buffer or the log file.
   private onStderr(chunk: string): void {
-    let text = this.stderrPartial + chunk;
-    const lastNewline = text.lastIndexOf("\n");
-    if (lastNewline === -1 && text.length <= MAX_STDERR_LINE) {
-      this.stderrPartial = text;
-      return;
-    }
-    const cut = lastNewline === -1 ? text.length : lastNewline + 1;
-    this.stderrPartial = text.slice(cut);
-    text = this.redactText(text.slice(0, cut));
+    const text = this.stderrStream.push(chunk);
+    if (!text) return;
     this.stderrBuffer.write(text);
     this.stderrFile?.write(text);
   }
@@ -401,16 +506,15 @@ export class MCPStdioTransport implements Transport {
   private finish(code: number | null, signal: NodeJS.Signals | null, notify = true): void {
     if (this.exit) return;
     this.exit = { code, signal };
-    if (this.stderrPartial) {
-      const rest = this.redactText(this.stderrPartial);
-      this.stderrPartial = "";
+    const rest = this.stderrStream.flush();
+    if (rest) {
       this.stderrBuffer.write(rest);
       this.stderrFile?.write(rest);
     }
     this.pending.clear();
     const done = () => {
       this.resolveClosed?.();
-      if (notify) this.onclose?.();
+      if (notify) this.notifyClose();
     };
     const file = this.stderrFile;
     this.stderrFile = undefined;

@@ -55,4 +55,13 @@ export {
   type ServerEntry,
   serverEntrySchema,
 } from "./schema.js";
+// Secret redaction (every form of a value, also across stream chunks)
+export {
+  createSecretRedactor,
+  MIN_SECRET_LENGTH,
+  REDACTED_MARKER,
+  SecretRedactor,
+  type SecretRedactorStream,
+  secretForms,
+} from "./secret-redactor.js";
 export { stringifyMCPConfig } from "./stringify-mcp-config.js";

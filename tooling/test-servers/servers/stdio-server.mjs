@@ -12,6 +12,16 @@ if (typeof options.startLog === "string") appendFileSync(options.startLog, `${pr
 if (typeof options.stderrEnv === "string") {
   for (const name of options.stderrEnv.split(",")) say(`env ${name}=${process.env[name] ?? ""}`);
 }
+// A variable's value placed at a given offset of one long stderr line / one non-JSON stdout line: to
+// check that redaction holds across read boundaries and before truncation.
+if (typeof options.stderrValueEnv === "string") {
+  const value = process.env[options.stderrValueEnv] ?? "";
+  process.stderr.write(`${"e".repeat(Number(options.stderrValueOffset ?? 0))}${value} end of line\n`);
+}
+if (typeof options.stdoutValueEnv === "string") {
+  const value = process.env[options.stdoutValueEnv] ?? "";
+  process.stdout.write(`${"n".repeat(Number(options.stdoutValueOffset ?? 0))}${value} end of line\n`);
+}
 for (let i = 0; i < Number(options.stderrLines ?? 0); i++) say(`stderr line ${String(i).padStart(5, "0")}`);
 if (typeof options.failUntilFile === "string" && !existsSync(options.failUntilFile)) {
   say(`test server: ${options.failUntilFile} does not exist yet, exiting`);
@@ -25,6 +35,10 @@ if (typeof options.failUntilFile === "string" && !existsSync(options.failUntilFi
 
 async function serve() {
   if (options.garbageAtStart) process.stdout.write("garbage: this server prints logs on stdout\n");
+  if (options.noiseAtStart !== undefined) {
+    const { writeNoise } = await import("./lib/test-server.mjs");
+    writeNoise(5, Number(options.noiseAtStart));
+  }
   if (options.stubborn) {
     process.on("SIGTERM", () => say("test server: ignoring SIGTERM"));
     setInterval(() => {}, 1000);

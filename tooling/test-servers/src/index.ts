@@ -31,6 +31,16 @@ export interface TestServerBehaviour {
   extraTools?: number;
   /** Never answer `ping`. */
   hangPing?: boolean;
+  /**
+   * Add the hostile tools (`make_duplicates`, `list_changed_storm {count}`, `flood {count}`,
+   * `ask_client {method}`, `weird_content`, `bad_structured`, `stray_replies`, `close_stdout`,
+   * `stdout_noise {lines, bytes}`) and declare the logging capability.
+   */
+  hostile?: boolean;
+  /** List `echo` twice in tools/list from the start. */
+  duplicateTools?: boolean;
+  /** Append hostile definitions to tools/list (`__proto__`, null and self-referencing schemas, ...). */
+  hostileTools?: boolean;
 }
 
 /** Start-up behaviours of the stdio server. */
@@ -55,6 +65,16 @@ export interface StdioTestServerBehaviour extends TestServerBehaviour {
   stderrLines?: number;
   /** Exit with code 3 at start-up while this file does not exist. */
   failUntilFile?: string;
+  /** Write 5 non-JSON lines on stdout at start-up (during the handshake), the first this many bytes long. */
+  noiseAtStart?: number;
+  /** At start-up, write the value of this variable on stderr, after `stderrValueOffset` characters of one line. */
+  stderrValueEnv?: string;
+  /** Where the value of `stderrValueEnv` starts in its stderr line. */
+  stderrValueOffset?: number;
+  /** At start-up, write the value of this variable in a non-JSON stdout line, after `stdoutValueOffset` characters. */
+  stdoutValueEnv?: string;
+  /** Where the value of `stdoutValueEnv` starts in its stdout line. */
+  stdoutValueOffset?: number;
 }
 
 /** Options of `startHttpTestServer`. */

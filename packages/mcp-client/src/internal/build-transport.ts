@@ -128,7 +128,7 @@ export async function buildTransport(
       serverName: config.name,
       stderrLogPath: logDir === false ? false : join(resolve(logDir), `${config.name}.stderr.log`),
       maxMessageBytes: config.maxMessageBytes ?? options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      redact: (text) => redactor.redact(text),
+      redactor,
       ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
     });
     return { transport: stdio, kind: "stdio", redactor, stdio, dispose: async () => {} };

@@ -90,6 +90,7 @@ export function stderrSection(serverName: string, stdio: MCPStdioTransport): str
 }
 
 function exitDescription(stdio: MCPStdioTransport): string {
+  if (stdio.stdoutClosed) return "closed its stdout but kept running (the process was ended)";
   if (stdio.signalCode) return `was killed by ${stdio.signalCode}`;
   if (stdio.exitCode !== null && stdio.exitCode !== undefined) return `exited with code ${stdio.exitCode}`;
   return "closed its stdio";

@@ -1,48 +1,22 @@
-import { configVariables, type EnvSource, type MCPServerConfig } from "@agentforge/mcp-config";
+import {
+  configVariables,
+  type EnvSource,
+  type MCPServerConfig,
+  MIN_SECRET_LENGTH,
+  REDACTED_MARKER,
+  SecretRedactor,
+} from "@agentforge/mcp-config";
 
 /** What replaces a secret value in messages, events and log lines. */
-export const REDACTED = "[REDACTED]";
+export const REDACTED = REDACTED_MARKER;
+
+export { MIN_SECRET_LENGTH };
 
 /**
- * Values shorter than this are not treated as secrets: replacing `1` or `true` everywhere would garble
- * every message while protecting nothing.
+ * Replaces known secret values in text: the one redactor of `@agentforge/mcp-config` (raw, JSON-escaped
+ * and URL-encoded forms; a streaming form for stderr). Secrets can be added later (OAuth tokens).
  */
-export const MIN_SECRET_LENGTH = 6;
-
-/** Replaces known secret values in text. Secrets can be added later (e.g. OAuth tokens once issued). */
-export class Redactor {
-  private readonly secrets = new Set<string>();
-  private ordered: string[] = [];
-
-  constructor(secrets: Iterable<string | undefined> = []) {
-    for (const secret of secrets) this.add(secret);
-  }
-
-  /** Add one secret value (ignored when empty or shorter than MIN_SECRET_LENGTH). */
-  add(secret: string | undefined): void {
-    if (!secret || secret.length < MIN_SECRET_LENGTH || this.secrets.has(secret)) return;
-    this.secrets.add(secret);
-    // Longest first, so a secret containing another is replaced whole.
-    this.ordered = [...this.secrets].sort((a, b) => b.length - a.length);
-  }
-
-  /** Whether there is nothing to redact. */
-  get empty(): boolean {
-    return this.ordered.length === 0;
-  }
-
-  /** `text` with every secret value replaced by `[REDACTED]`. */
-  redact(text: string): string {
-    let out = text;
-    for (const secret of this.ordered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out;
-  }
-
-  /** Whether `text` contains a secret value. */
-  leaks(text: string): boolean {
-    return this.ordered.some((secret) => text.includes(secret));
-  }
-}
+export class Redactor extends SecretRedactor {}
 
 /**
  * A redactor for one server: the current values of every environment variable its config reads

@@ -12,6 +12,8 @@ import {
   ErrorCode,
   type Implementation,
   McpError,
+  PaginatedResultSchema,
+  ResultSchema,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -37,8 +39,10 @@ import {
   stdioStartupError,
 } from "./classify-error.js";
 import { Redactor } from "./redactor.js";
+import { safeEmit } from "./safe-emit.js";
 import { Semaphore } from "./semaphore.js";
-import { diffTools, hasChanges, toDiscoveredTool } from "./tools.js";
+import { toCallToolResult } from "./tool-result.js";
+import { diffTools, hasChanges, readTools } from "./tools.js";
 
 /** Settings shared by every connection of one manager. */
 export interface ConnectionSettings {
@@ -48,11 +52,36 @@ export interface ConnectionSettings {
   backoff: BackoffOptions;
   healthTimeoutMs: number | undefined;
   events: EventEmitter<MCPClientManagerEvents>;
+  onListenerError?: (error: unknown, event: keyof MCPClientManagerEvents, serverName: string) => void;
 }
 
 const MAX_TOOL_PAGES = 1000;
+/** A tool list that changed again while it was being fetched is fetched once the server is this quiet... */
+const REFRESH_QUIET_MS = 300;
+/** ...or this long after the first of those changes, whichever comes first. */
+const REFRESH_MAX_WAIT_MS = 5000;
 
 const ignoreProgress = (): void => {};
+
+// The caller's progress callback runs inside the SDK's message handling: a throw there must not break
+// the connection or escape into the host. It is ignored (the call goes on).
+function guardedProgress(onprogress: NonNullable<MCPCallToolOptions["onprogress"]>): typeof onprogress {
+  return (progress) => {
+    try {
+      const result = onprogress(progress) as unknown;
+      if (result && typeof (result as PromiseLike<unknown>).then === "function") {
+        (result as PromiseLike<unknown>).then(undefined, () => {});
+      }
+    } catch {
+      // ignored: see above
+    }
+  };
+}
+
+/** The SDK's private cache of output-schema validators (filled by its own listTools). */
+interface ToolMetadataCache {
+  cacheToolMetadata(tools: Tool[]): void;
+}
 
 interface Live {
   client: Client;
@@ -109,7 +138,10 @@ export class ServerConnection {
   private redactor: Redactor;
   private readonly slots: Semaphore | undefined;
   private refreshing: Promise<void> | undefined;
+  private readonly retiring = new Set<Promise<void>>();
   private refreshAgain = false;
+  private lastChangeAt = 0;
+  private firstPendingAt: number | undefined;
 
   constructor(
     readonly config: MCPServerConfig,
@@ -119,19 +151,19 @@ export class ServerConnection {
     this.slots = config.maxConcurrentCalls ? new Semaphore(config.maxConcurrentCalls) : undefined;
   }
 
-  // A listener that throws must not break the connection's bookkeeping: its error is rethrown on its
-  // own (as an uncaught exception, like any bug), after the state change is complete.
+  // Events are emitted from request callbacks, notification handlers and timers: a listener that throws
+  // (or rejects) must never break the connection's bookkeeping, stop the other listeners, or become an
+  // uncaught exception that ends the host. Its error goes to `listenerError` and `onListenerError`.
   private emit<K extends keyof MCPClientManagerEvents>(
     name: K,
     payload: Parameters<MCPClientManagerEvents[K]>[0],
   ): void {
-    try {
-      (this.settings.events.emit as (event: K, payload: unknown) => boolean)(name, payload);
-    } catch (error) {
-      process.nextTick(() => {
-        throw error;
-      });
-    }
+    const events = this.settings.events as unknown as EventEmitter;
+    safeEmit(events, name, payload, (error) => {
+      if (name === "listenerError") return;
+      safeEmit(events, "listenerError", { event: name, serverName: this.name, error }, () => {});
+      this.settings.onListenerError?.(error, name, this.name);
+    });
   }
 
   private get name(): string {
@@ -403,6 +435,9 @@ export class ServerConnection {
     const live = this.live;
     if (!live || live.client !== client || live.generation !== generation) return;
     this.live = undefined;
+    // The transport may have declared the connection lost while its process still runs (a closed
+    // stdout): end it, and let close()/closeAll() wait for that.
+    this.retire(live.built.transport.close().catch(() => {}));
     void live.built.dispose().catch(() => {});
     this.emitDisconnected(live, "lost");
   }
@@ -418,8 +453,21 @@ export class ServerConnection {
     });
   }
 
+  private retire(closing: Promise<void>): void {
+    this.retiring.add(closing);
+    void closing.finally(() => this.retiring.delete(closing));
+  }
+
   /** Close the connection (and any attempt in progress); the next use reconnects. */
   async close(reason: MCPDisconnectReason = "closed"): Promise<void> {
+    try {
+      await this.closeLive(reason);
+    } finally {
+      await Promise.all([...this.retiring]);
+    }
+  }
+
+  private async closeLive(reason: MCPDisconnectReason): Promise<void> {
     this.generation++;
     this.failures = 0;
     this.nextAttemptAt = 0;
@@ -520,7 +568,7 @@ export class ServerConnection {
     const request: RequestOptions = { timeout: timeoutMs, resetTimeoutOnProgress };
     // The SDK only asks for progress (and so can only reset the timeout) when onprogress is set.
     if (options.onprogress || resetTimeoutOnProgress)
-      request.onprogress = options.onprogress ?? ignoreProgress;
+      request.onprogress = options.onprogress ? guardedProgress(options.onprogress) : ignoreProgress;
     const params: CallToolRequest["params"] = args ? { name: toolName, arguments: args } : { name: toolName };
     try {
       live = this.live ?? (await this.ensure(signal));
@@ -544,7 +592,21 @@ export class ServerConnection {
           }, left);
         }
       }
-      return (await live.client.callTool(params, undefined, request)) as CallToolResult;
+      // Read loosely, then repaired part by part: one unknown content type or bad image must not fail
+      // the whole result (the SDK still checks structuredContent against the tool's output schema).
+      const raw: unknown = await live.client.callTool(
+        params,
+        ResultSchema as unknown as Parameters<Client["callTool"]>[1],
+        request,
+      );
+      const result = toCallToolResult(raw);
+      if (!result) {
+        throw new MCPRequestError(
+          `tools/call "${toolName}" on MCP server "${this.name}" returned a reply that is not a valid MCP tool result.`,
+          { code: "INVALID_REPLY", serverName: this.name, toolName, method: "tools/call" },
+        );
+      }
+      return result;
     } catch (error) {
       throw failure(error, live);
     } finally {
@@ -593,16 +655,25 @@ export class ServerConnection {
     const live = await this.ensure(signal);
     const started = performance.now();
     const timeoutMs = this.connectionTimeoutMs;
-    const raw: Tool[] = [];
+    const raw: unknown[] = [];
     try {
       let cursor: string | undefined;
       const seen = new Set<string>();
       for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-        const result = await live.client.listTools(cursor === undefined ? undefined : { cursor }, {
-          timeout: timeoutMs,
-          ...(signal ? { signal } : {}),
-        });
-        raw.push(...result.tools);
+        // Read loosely: one tool with a malformed schema must not make the whole list fail.
+        const result = await live.client.request(
+          { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) },
+          PaginatedResultSchema,
+          { timeout: timeoutMs, ...(signal ? { signal } : {}) },
+        );
+        const tools = (result as { tools?: unknown }).tools;
+        if (!Array.isArray(tools)) {
+          throw new MCPRequestError(
+            `MCP server "${this.name}" answered tools/list without a tools array; its tools could not be read.`,
+            { code: "INVALID_REPLY", serverName: this.name, method: "tools/list" },
+          );
+        }
+        for (const tool of tools) raw.push(tool);
         cursor = result.nextCursor;
         if (cursor === undefined) break;
         if (seen.has(cursor)) {
@@ -622,9 +693,46 @@ export class ServerConnection {
         totalTimeoutMs: undefined,
       });
     }
-    const tools = raw.map((tool) => toDiscoveredTool(this.name, tool));
+    const { tools, valid } = readTools(this.name, raw);
+    this.cacheValidators(live.client, valid, tools);
     this.updateTools(tools, emitOnFirst);
     return tools;
+  }
+
+  // Give the SDK the output schemas of the whole list (its own listTools keeps only the last page's);
+  // a schema that cannot be compiled (e.g. a $ref loop) is left out and flagged instead of failing all.
+  private cacheValidators(client: Client, valid: Tool[], tools: DiscoveredTool[]): void {
+    const cache = client as unknown as ToolMetadataCache;
+    if (typeof cache.cacheToolMetadata !== "function") return;
+    try {
+      cache.cacheToolMetadata(valid);
+      return;
+    } catch {
+      // One schema does not compile: find which, below.
+    }
+    const good: Tool[] = [];
+    for (const tool of valid) {
+      try {
+        cache.cacheToolMetadata([tool]);
+        good.push(tool);
+      } catch {
+        for (const discovered of tools) {
+          if (discovered.toolName !== tool.name) continue;
+          discovered.problems = [
+            ...(discovered.problems ?? []),
+            {
+              code: "OUTPUT_SCHEMA_INVALID",
+              message: "outputSchema cannot be compiled; results are not checked against it",
+            },
+          ];
+        }
+      }
+    }
+    try {
+      cache.cacheToolMetadata(good);
+    } catch {
+      cache.cacheToolMetadata([]);
+    }
   }
 
   private updateTools(tools: DiscoveredTool[], emitOnFirst: boolean): void {
@@ -650,21 +758,47 @@ export class ServerConnection {
     }
   }
 
-  /** Re-fetch the tool list in the background (single-flight; coalesces bursts of list_changed). */
+  /**
+   * Re-fetch the tool list in the background. The first change is fetched at once; changes that arrive
+   * while a fetch is in flight are coalesced into one more fetch, made once the server has been quiet
+   * for REFRESH_QUIET_MS (or REFRESH_MAX_WAIT_MS after the first of them, for a server that never stops),
+   * so a storm of list_changed costs a handful of tools/list, not one per notification.
+   */
   refreshTools(emitOnFirst: boolean): void {
+    this.lastChangeAt = Date.now();
     if (this.refreshing) {
       this.refreshAgain = true;
+      this.firstPendingAt ??= this.lastChangeAt;
       return;
     }
+    // Runs from a notification handler: nothing here may reject (that would be an unhandled rejection).
     this.refreshing = (async () => {
-      do {
-        this.refreshAgain = false;
-        if (!this.live) break;
-        await this.listTools(undefined, emitOnFirst).catch(() => {});
-      } while (this.refreshAgain);
-    })().finally(() => {
-      this.refreshing = undefined;
-    });
+      try {
+        do {
+          this.refreshAgain = false;
+          this.firstPendingAt = undefined;
+          if (!this.live) break;
+          await this.listTools(undefined, emitOnFirst).catch(() => {});
+          if (this.refreshAgain) await this.quietPeriod();
+        } while (this.refreshAgain);
+      } catch {
+        // listTools already maps its failures; a failed background refresh leaves the cache as it was.
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+  }
+
+  private async quietPeriod(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      const wait = Math.min(
+        this.lastChangeAt + REFRESH_QUIET_MS - now,
+        (this.firstPendingAt ?? now) + REFRESH_MAX_WAIT_MS - now,
+      );
+      if (wait <= 0 || !this.live) return;
+      await new Promise<void>((resolve) => setTimeout(resolve, wait).unref());
+    }
   }
 
   /** Ping and list tools; cache and return the result. A hanging ping recycles the connection. */

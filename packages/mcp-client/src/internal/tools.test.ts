@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffTools, hasChanges, toDiscoveredTool } from "./tools.js";
+import { diffTools, hasChanges, readTools, toDiscoveredTool } from "./tools.js";
 
 const sdkTool = {
   name: "read_file",
@@ -40,5 +40,47 @@ describe("diffTools", () => {
 
   it("reports no change for equal lists in another order", () => {
     expect(hasChanges(diffTools([a, b], [b, a]))).toBe(false);
+  });
+});
+
+describe("readTools", () => {
+  it("delivers every named entry as data and flags what is wrong", () => {
+    const raw = JSON.parse(
+      JSON.stringify([
+        sdkTool,
+        sdkTool,
+        { name: "__proto__", inputSchema: { type: "object", properties: { __proto__: { type: "string" } } } },
+        { name: "bad name", inputSchema: { type: "object" } },
+        { name: "nullschema", inputSchema: null },
+        { name: "described", description: 7, inputSchema: { type: "object" } },
+        { name: 5 },
+        "text",
+        null,
+      ]),
+    );
+    const { tools, valid, dropped } = readTools("s", raw);
+    expect(dropped).toBe(3);
+    expect(tools.map((tool) => tool.toolName)).toEqual([
+      "read_file",
+      "read_file",
+      "__proto__",
+      "bad name",
+      "nullschema",
+      "described",
+    ]);
+    expect(valid.map((tool) => tool.name)).toEqual(["read_file", "read_file", "__proto__", "bad name"]);
+    const codes = tools.map((tool) => (tool.problems ?? []).map((problem) => problem.code).join(","));
+    expect(codes).toEqual([
+      "DUPLICATE_NAME",
+      "DUPLICATE_NAME",
+      "",
+      "NAME_NOT_MODEL_SAFE",
+      "INPUT_SCHEMA_NOT_OBJECT",
+      "INVALID_DEFINITION",
+    ]);
+    expect(tools[4]?.inputSchema).toBeNull();
+    expect(tools[5]?.description).toBe("");
+    expect(Object.getPrototypeOf(tools[2])).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).type).toBeUndefined();
   });
 });

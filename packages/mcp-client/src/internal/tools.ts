@@ -1,6 +1,19 @@
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { DiscoveredTool, MCPJsonSchema, MCPToolAnnotations } from "../discover-tools.js";
+import { type Tool, ToolSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { DiscoveredTool, MCPJsonSchema, MCPToolAnnotations, MCPToolProblem } from "../discover-tools.js";
 import { stableStringify } from "./stable-stringify.js";
+
+/** Tool names model APIs accept. */
+const MODEL_SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isObjectSchema = (value: unknown): boolean => isObject(value) && value.type === "object";
+
+// JSON data copied as data. structuredClone keeps own keys such as "__proto__" as plain properties.
+function copy<T>(value: unknown): T {
+  return (value === undefined ? undefined : structuredClone(value)) as T;
+}
 
 /** A plain-data DiscoveredTool from an SDK Tool (copied: no SDK object escapes). */
 export function toDiscoveredTool(serverName: string, tool: Tool): DiscoveredTool {
@@ -16,6 +29,98 @@ export function toDiscoveredTool(serverName: string, tool: Tool): DiscoveredTool
   if (tool.outputSchema) out.outputSchema = structuredClone(tool.outputSchema) as MCPJsonSchema;
   if (tool.annotations) out.annotations = structuredClone(tool.annotations) as MCPToolAnnotations;
   return out;
+}
+
+/** The result of reading a raw `tools/list` array. */
+export interface ReadTools {
+  /** Every entry with a string name, as data, with `problems` flagged. */
+  tools: DiscoveredTool[];
+  /** The entries that are valid MCP tools (for the SDK's output-schema validators). */
+  valid: Tool[];
+  /** Entries dropped because they are not objects with a string `name`. */
+  dropped: number;
+}
+
+/**
+ * Read the raw tools of a `tools/list` reply without trusting them: every entry that has a string name
+ * comes through as data (whatever its schemas look like), with what is wrong flagged in `problems`.
+ */
+export function readTools(serverName: string, raw: readonly unknown[]): ReadTools {
+  const out: ReadTools = { tools: [], valid: [], dropped: 0 };
+  const counts = new Map<string, number>();
+  for (const entry of raw) {
+    if (isObject(entry) && typeof entry.name === "string") {
+      counts.set(entry.name, (counts.get(entry.name) ?? 0) + 1);
+    }
+  }
+  for (const entry of raw) {
+    if (!isObject(entry) || typeof entry.name !== "string") {
+      out.dropped++;
+      continue;
+    }
+    const problems: MCPToolProblem[] = [];
+    const parsed = ToolSchema.safeParse(entry);
+    let tool: DiscoveredTool;
+    if (parsed.success) {
+      tool = toDiscoveredTool(serverName, parsed.data);
+      out.valid.push(parsed.data);
+    } else {
+      tool = {
+        identity: `${serverName}.${entry.name}`,
+        serverName,
+        toolName: entry.name,
+        description: typeof entry.description === "string" ? entry.description : "",
+        inputSchema: copy<MCPJsonSchema>(entry.inputSchema ?? null),
+      };
+      const title = typeof entry.title === "string" ? entry.title : undefined;
+      if (title !== undefined) tool.title = title;
+      if (entry.outputSchema !== undefined) tool.outputSchema = copy<MCPJsonSchema>(entry.outputSchema);
+      if (isObject(entry.annotations)) tool.annotations = copy<MCPToolAnnotations>(entry.annotations);
+      if (!isObjectSchema(entry.inputSchema)) {
+        problems.push({
+          code: "INPUT_SCHEMA_NOT_OBJECT",
+          message: `inputSchema is ${describe(entry.inputSchema)}, not a JSON Schema object with type "object"; it is kept as sent`,
+        });
+      }
+      if (entry.outputSchema !== undefined && !isObjectSchema(entry.outputSchema)) {
+        problems.push({
+          code: "OUTPUT_SCHEMA_INVALID",
+          message: `outputSchema is ${describe(entry.outputSchema)}, not a JSON Schema object with type "object"; results are not checked against it`,
+        });
+      }
+      if (problems.length === 0) {
+        const path = parsed.error.issues[0]?.path.join(".") || "(root)";
+        problems.push({
+          code: "INVALID_DEFINITION",
+          message: `the definition breaks the MCP Tool schema at ${path}; it is kept as far as possible`,
+        });
+      }
+    }
+    if (!MODEL_SAFE_NAME.test(entry.name)) {
+      problems.push({
+        code: "NAME_NOT_MODEL_SAFE",
+        message: "the name does not match ^[a-zA-Z0-9_-]{1,64}$; model APIs refuse such names",
+      });
+    }
+    const count = counts.get(entry.name) ?? 0;
+    if (count > 1) {
+      problems.push({
+        code: "DUPLICATE_NAME",
+        message: `the server listed ${count} tools with this name`,
+      });
+    }
+    if (problems.length) tool.problems = problems;
+    out.tools.push(tool);
+  }
+  return out;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "missing";
+  if (Array.isArray(value)) return "an array";
+  if (isObject(value)) return `an object with type ${JSON.stringify(value.type) ?? "missing"}`;
+  return `a ${typeof value}`;
 }
 
 /** Tool names added, removed and changed between two lists of one server. */

@@ -1,8 +1,10 @@
 // Discovery, list_changed, reload and refresh against real stdio servers.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { stdioTestServer } from "@agentforge/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { discoverAll, discoverTools, type MCPToolsChangedEvent } from "../../src/index.js";
-import { cleanup, expectGone, manager, pidOf } from "./helpers.js";
+import { cleanup, expectGone, manager, pidOf, tempDir } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -51,15 +53,27 @@ describe("discoverTools", () => {
 
 describe("discoverAll", () => {
   it("discovers every enabled server in parallel and reports failures without throwing", async () => {
+    // Parallel, proven by a count rather than a clock: when the first handshake times out, all three
+    // silent servers have already been started (one after the other, only one would have been).
+    const startLog = join(tempDir(), "mute-starts.log");
+    const started = () =>
+      existsSync(startLog) ? readFileSync(startLog, "utf8").split("\n").filter(Boolean) : [];
+    const mute = { noHandshake: true, startLog };
     const m = manager([
       stdioTestServer("one"),
       stdioTestServer("two", { extraTools: 2 }),
       stdioTestServer("broken", { exitAtStart: 4, message: "no config" }),
-      stdioTestServer("mute-1", { noHandshake: true }, { connectionTimeout: 1.5 }),
-      stdioTestServer("mute-2", { noHandshake: true }, { connectionTimeout: 1.5 }),
-      stdioTestServer("mute-3", { noHandshake: true }, { connectionTimeout: 1.5 }),
+      stdioTestServer("mute-1", mute, { connectionTimeout: 3 }),
+      stdioTestServer("mute-2", mute, { connectionTimeout: 3 }),
+      stdioTestServer("mute-3", mute, { connectionTimeout: 3 }),
       stdioTestServer("off", {}, { enabled: false }),
     ]);
+    const startedAtFirstTimeout: number[] = [];
+    m.on("connectionFailed", (event) => {
+      if (event.error.code === "HANDSHAKE_TIMEOUT" && startedAtFirstTimeout.length === 0) {
+        startedAtFirstTimeout.push(started().length);
+      }
+    });
     const result = await discoverAll(m);
     expect(result.servers.map((s) => `${s.serverName}:${s.status}`)).toEqual([
       "one:ok",
@@ -73,8 +87,7 @@ describe("discoverAll", () => {
     expect(result.servers[3]?.error).toMatchObject({ code: "HANDSHAKE_TIMEOUT" });
     expect(result.tools).toHaveLength(BUILT_IN_TOOLS * 2 + 2);
     expect(result.tools.filter((tool) => tool.serverName === "two")).toHaveLength(BUILT_IN_TOOLS + 2);
-    // Three 1.5 s handshake timeouts run side by side: bounded by the slowest, not their sum (4.5 s).
-    expect(result.durationMs).toBeLessThan(4000);
+    expect(startedAtFirstTimeout).toEqual([3]);
   });
 });
 

@@ -106,8 +106,7 @@ describe("failures of a live connection", () => {
       toolName: "hang",
       timeoutMs: 1000,
     });
-    expect(elapsed).toBeGreaterThanOrEqual(990);
-    expect(elapsed).toBeLessThan(2000);
+    expect(elapsed).toBeGreaterThanOrEqual(990); // a timer never fires early; no upper bound on a busy machine
     await until(() => readCallLog(callLog).some((entry) => entry.cancelled === "hang"));
     expect(await pidOf(m, "hangs")).toBe(pid);
   });
@@ -188,22 +187,20 @@ describe("start-up failures", () => {
     const m = manager([
       stdioTestServer("silent", { noHandshake: true, startLog }, { connectionTimeout: 0.5 }),
     ]);
-    const started = performance.now();
     const error = await rejectionOf(m.callTool("silent", "echo"));
     expect(error).toMatchObject({ code: "HANDSHAKE_TIMEOUT", serverName: "silent" });
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(error.message).toMatch(/never answering MCP\n?$/);
     expectGone(startedPids(startLog));
   });
 
   it("backs off after a failed attempt: the next call fails fast with the same code", async () => {
-    const m = manager([stdioTestServer("down", { exitAtStart: 1 })], {
+    const startLog = join(tempDir(), "starts.log");
+    const m = manager([stdioTestServer("down", { exitAtStart: 1, startLog })], {
       backoff: { initialDelayMs: 60_000 },
     });
     await expect(m.callTool("down", "echo")).rejects.toMatchObject({ code: "SERVER_EXITED" });
-    const started = performance.now();
     const error = await rejectionOf(m.callTool("down", "echo"));
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(startedPids(startLog)).toHaveLength(1); // failed fast: no second process was started
     expect(error).toMatchObject({ code: "SERVER_EXITED" });
     expect(error.message).toMatch(/^Not retrying MCP server "down" for another \d+ ms/);
     expect(m.connectionStatus("down")).toMatchObject({ state: "backoff", failures: 1 });

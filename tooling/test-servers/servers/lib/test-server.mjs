@@ -1,6 +1,6 @@
 // The behaviours shared by the stdio and HTTP test servers: one McpServer with tools that crash, hang,
 // answer slowly, reply hugely, change the tool list, count calls and echo progress.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, closeSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   CallToolRequestSchema,
@@ -12,12 +12,64 @@ import { z } from "zod";
 
 export { parseArgs } from "./args.mjs";
 
+/** Write `lines` non-JSON lines on stdout (stdio only), the first one `bytes` long. */
+export function writeNoise(lines, bytes) {
+  for (let i = 0; i < lines; i++) {
+    process.stdout.write(
+      i === 0 ? `${"g".repeat(Math.max(1, bytes))}\n` : `garbage line ${i}: not JSON-RPC\n`,
+    );
+  }
+}
+
 /** Counters every test server keeps; read them with the `stats` tool (which does not count itself). */
 export function createState() {
-  return { total: 0, calls: {}, inFlight: 0, inFlightMax: 0, cancelled: 0 };
+  return {
+    total: 0,
+    calls: {},
+    inFlight: 0,
+    inFlightMax: 0,
+    cancelled: 0,
+    toolsListed: 0,
+    duplicates: false,
+    stormTool: false,
+    stormDone: false,
+    clientReplies: [],
+  };
 }
 
 const text = (value) => ({ content: [{ type: "text", text: String(value) }] });
+const RAW_MARK = "__agentforge_raw_result__:";
+const raw = (result) => text(`${RAW_MARK}${JSON.stringify(result)}`);
+const AnyResult = z.object({}).passthrough();
+
+/** Tool definitions no well-behaved server would list: names and schemas that test a client's tolerance. */
+const HOSTILE_TOOLS = [
+  { name: "__proto__", description: "prototype", inputSchema: { type: "object" } },
+  { name: "constructor", description: "constructor", inputSchema: { type: "object" } },
+  { name: "toString", description: "toString", inputSchema: { type: "object" } },
+  { name: "not model safe/name with spaces", inputSchema: { type: "object" } },
+  { name: "x".repeat(200), inputSchema: { type: "object" } },
+  { name: "schema_null", inputSchema: null },
+  { name: "schema_string", inputSchema: "not a schema" },
+  { name: "schema_array", inputSchema: [1, 2, 3] },
+  {
+    name: "schema_self_ref",
+    inputSchema: {
+      type: "object",
+      properties: { node: { $ref: "#/$defs/node" } },
+      $defs: { node: { $ref: "#/$defs/node" } },
+    },
+    outputSchema: { $ref: "#", type: "object", properties: { self: { $ref: "#" } } },
+  },
+  {
+    name: "output_schema_loop",
+    inputSchema: { type: "object" },
+    outputSchema: { $ref: "#/$defs/a", $defs: { a: { $ref: "#/$defs/a" } }, type: "object" },
+  },
+  { name: "description_number", description: 42, inputSchema: { type: "object" } },
+  { name: 12345, inputSchema: { type: "object" } },
+  "not even an object",
+];
 const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function log(options, entry) {
@@ -33,8 +85,24 @@ function log(options, entry) {
 export function createTestServer(options, state = createState()) {
   const server = new McpServer(
     { name: typeof options.name === "string" ? options.name : "agentforge-test-server", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true } } },
+    { capabilities: { tools: { listChanged: true }, ...(options.hostile ? { logging: {} } : {}) } },
   );
+  // Hostile behaviours need to put on the wire what McpServer would refuse to send: a tool returning
+  // `RAW_MARK + json` has its whole result replaced by that JSON, and `stray` messages are sent as is.
+  let wire;
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    const send = transport.send.bind(transport);
+    wire = send;
+    transport.send = (message, sendOptions) => {
+      const first = message?.result?.content?.[0];
+      if (first?.type === "text" && typeof first.text === "string" && first.text.startsWith(RAW_MARK)) {
+        return send({ ...message, result: JSON.parse(first.text.slice(RAW_MARK.length)) }, sendOptions);
+      }
+      return send(message, sendOptions);
+    };
+    return connect(transport);
+  };
   const crashOnCall = options.crashOnCall === undefined ? undefined : Number(options.crashOnCall);
 
   const tool = (name, config, handler, counted = true) =>
@@ -198,6 +266,167 @@ export function createTestServer(options, state = createState()) {
   for (let i = 0; i < Number(options.extraTools ?? 0); i++) {
     tool(`extra_${i}`, { description: `Extra tool ${i}` }, () => text(i));
   }
+
+  // The hostile tools exist only with --hostile, so the tool list of every other test stays the same.
+  if (options.hostile) {
+    tool(
+      "make_duplicates",
+      { description: "From now on list `echo` twice, and send list_changed" },
+      async () => {
+        state.duplicates = true;
+        await server.server.sendToolListChanged();
+        return text("duplicates on");
+      },
+    );
+    tool(
+      "list_changed_storm",
+      {
+        description:
+          "Add `storm_tool` to the list, then send `count` list_changed notifications, then answer",
+        inputSchema: { count: z.number() },
+      },
+      async ({ count }) => {
+        state.stormTool = true;
+        for (let i = 0; i < count; i++) await server.server.sendToolListChanged();
+        state.stormDone = true;
+        await server.server.sendToolListChanged();
+        return text(`sent ${count} list_changed`);
+      },
+    );
+    tool(
+      "flood",
+      {
+        description:
+          "Send `count` log messages and `count` progress notifications (also for unknown tokens), then answer",
+        inputSchema: { count: z.number() },
+      },
+      async ({ count }, extra) => {
+        const token = extra._meta?.progressToken;
+        for (let i = 0; i < count; i++) {
+          await extra.sendNotification({
+            method: "notifications/message",
+            params: { level: "info", logger: "flood", data: `log line ${i} ${"z".repeat(200)}` },
+          });
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token ?? `unknown-${i}`, progress: i + 1, total: count },
+          });
+          if (i % 100 === 0) {
+            await extra.sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: "no-such-token", progress: i },
+            });
+          }
+        }
+        return text(`flooded ${count}`);
+      },
+    );
+    tool(
+      "ask_client",
+      {
+        description:
+          "Send a server-to-client request (sampling/createMessage, elicitation/create, roots/list) and report the answer",
+        inputSchema: { method: z.string() },
+      },
+      async ({ method }) => {
+        const params =
+          {
+            "sampling/createMessage": {
+              messages: [{ role: "user", content: { type: "text", text: "hello" } }],
+              maxTokens: 10,
+            },
+            "elicitation/create": {
+              message: "Your password, please",
+              requestedSchema: { type: "object", properties: { password: { type: "string" } } },
+            },
+            "roots/list": {},
+          }[method] ?? {};
+        let outcome;
+        try {
+          const result = await server.server.request({ method, params }, AnyResult, { timeout: 15_000 });
+          outcome = { method, result };
+        } catch (error) {
+          outcome = { method, error: { code: error?.code, message: String(error?.message ?? error) } };
+        }
+        state.clientReplies.push(outcome);
+        return text(JSON.stringify(outcome));
+      },
+    );
+    tool(
+      "weird_content",
+      { description: "Answer with content parts of unknown types and an image whose data is not base64" },
+      () =>
+        raw({
+          content: [
+            { type: "text", text: "before" },
+            { type: "video", url: "https://example.invalid/v.mp4" },
+            { type: "image", data: "!!! not base64 !!!", mimeType: "image/png" },
+            { type: "hologram" },
+            { no: "type" },
+            { type: "text", text: "after" },
+          ],
+        }),
+    );
+    tool(
+      "bad_structured",
+      {
+        description: "Declares an output schema, answers with structuredContent that breaks it",
+        outputSchema: { doubled: z.number() },
+      },
+      () => ({
+        ...raw({ content: [{ type: "text", text: "bad" }], structuredContent: { doubled: "not a number" } }),
+        structuredContent: { doubled: 1 },
+      }),
+    );
+    tool(
+      "stray_replies",
+      { description: "Send replies with unknown ids, id null and no id, then answer" },
+      async () => {
+        await wire?.({ jsonrpc: "2.0", id: 987654321, result: {} });
+        await wire?.({ jsonrpc: "2.0", id: "no-such-request", error: { code: -32603, message: "stray" } });
+        await wire?.({ jsonrpc: "2.0", id: null, result: {} });
+        await wire?.({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error" } });
+        await wire?.({ jsonrpc: "2.0", error: { code: -32600, message: "no id at all" } });
+        return text("strays sent");
+      },
+    );
+    tool(
+      "close_stdout",
+      { description: "Close the process's stdout (fd 1) but keep running; never answer" },
+      () => {
+        process.stdout.on("error", () => {});
+        closeSync(1);
+        return new Promise(() => {});
+      },
+    );
+    tool(
+      "stdout_noise",
+      {
+        description: "Write `lines` non-JSON lines on stdout, one of them `bytes` long, then answer",
+        inputSchema: { lines: z.number(), bytes: z.number() },
+      },
+      ({ lines, bytes }) => {
+        writeNoise(lines, bytes);
+        return text("noise written");
+      },
+    );
+  }
+
+  // tools/list: counted, and made hostile on demand (duplicates, hostile definitions, storm_tool).
+  const listTools = server.server._requestHandlers.get("tools/list");
+  server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    state.toolsListed++;
+    const result = await listTools(request, extra);
+    const tools = [...result.tools];
+    if (options.duplicateTools || state.duplicates) {
+      const echo = tools.find((t) => t.name === "echo");
+      if (echo) tools.push({ ...echo, description: "a second tool named echo" });
+    }
+    if (state.stormTool) tools.push({ name: "storm_tool", inputSchema: { type: "object" } });
+    if (state.stormDone) tools.push({ name: "storm_done", inputSchema: { type: "object" } });
+    if (options.hostileTools) tools.push(...HOSTILE_TOOLS);
+    return { ...result, tools };
+  });
 
   if (options.pageSize !== undefined) {
     // Page tools/list with a numeric cursor, to exercise client pagination.

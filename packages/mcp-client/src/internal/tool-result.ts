@@ -1,0 +1,46 @@
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type ContentBlock,
+  ContentBlockSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function note(part: unknown): ContentBlock {
+  const type = isObject(part) && typeof part.type === "string" ? part.type : undefined;
+  if (type === "image" || type === "audio") {
+    return {
+      type: "text",
+      text: `[${type} content omitted: its data is not valid base64 or its fields are malformed]`,
+    };
+  }
+  const shown =
+    type === undefined ? "without a type" : `of unknown type ${JSON.stringify(type.slice(0, 40))}`;
+  return { type: "text", text: `[content part ${shown} omitted]` };
+}
+
+/**
+ * A valid `CallToolResult` from a raw `tools/call` reply, or `undefined` when the reply is not a
+ * tool result at all. Content parts the client cannot represent (unknown types, images or audio
+ * whose data is not base64, malformed parts) are replaced by a short text part saying what was
+ * omitted, so a result never fails as a whole because of one part.
+ */
+export function toCallToolResult(raw: unknown): CallToolResult | undefined {
+  const strict = CallToolResultSchema.safeParse(raw);
+  if (strict.success) return strict.data;
+  if (!isObject(raw)) return undefined;
+  const repaired: Record<string, unknown> = { ...raw };
+  if (Array.isArray(raw.content)) {
+    repaired.content = raw.content.map((part) => {
+      const parsed = ContentBlockSchema.safeParse(part);
+      return parsed.success ? parsed.data : note(part);
+    });
+  }
+  if (repaired.structuredContent !== undefined && !isObject(repaired.structuredContent)) {
+    delete repaired.structuredContent;
+  }
+  const again = CallToolResultSchema.safeParse(repaired);
+  return again.success ? again.data : undefined;
+}
