@@ -38,5 +38,11 @@ export {
   type ThoughtResult,
 } from "./sequential-thinking/create-sequential-thinking-server.js";
 // Serving
-export { type HttpServerHandle, isLoopbackHost, type ServeHttpOptions, serveHttp } from "./serve-http.js";
+export {
+  type HttpServerHandle,
+  type HttpServerStats,
+  isLoopbackHost,
+  type ServeHttpOptions,
+  serveHttp,
+} from "./serve-http.js";
 export { type StdioServerHandle, serveStdio } from "./serve-stdio.js";

@@ -4,6 +4,9 @@ import type { AddressInfo } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { clientKeyOf } from "./internal/client-key.js";
+import { JsonDepthScanner } from "./internal/json-depth-scanner.js";
+import { type SessionEntry, SessionTable } from "./internal/session-table.js";
 
 /** Options of `serveHttp`. */
 export interface ServeHttpOptions {
@@ -18,12 +21,56 @@ export interface ServeHttpOptions {
    * `localhost:<port>`, `[::1]:<port>`. Default off loopback: any (the token protects it).
    */
   allowedHosts?: string[];
-  /** Largest accepted request body in bytes (default 4 MiB). */
+  /** Largest accepted request body in bytes (default 4 MiB); larger bodies get 413 before parsing. */
   maxBodyBytes?: number;
-  /** Sessions idle longer than this are closed (default 30 minutes). */
+  /**
+   * Deepest nesting of arrays/objects accepted in a JSON body (default 64). Checked by a streaming scan
+   * of the raw bytes while the body is read, so a deeper body is refused (400, JSON-RPC -32700)
+   * before `JSON.parse` builds anything.
+   */
+  maxJsonDepth?: number;
+  /**
+   * An established session (one that sent `notifications/initialized` or any other message after
+   * `initialize`) is closed after this long without an accepted request of its own (default 30
+   * minutes). Requests for other sessions and rejected requests do not count; a running request does.
+   */
   sessionIdleMs?: number;
-  /** Most concurrent sessions (default 1000); beyond it new sessions get 503. */
+  /** A session that never got past `initialize` is closed this long after it was opened (default 30 s). */
+  pendingSessionMs?: number;
+  /**
+   * Most open sessions (default 1000). When the table is full, a new session evicts the least recently
+   * active session that never got past `initialize`; established sessions are never evicted, so when
+   * they alone fill the table a new session gets 503.
+   */
   maxSessions?: number;
+  /**
+   * Most open sessions per client address (default 100; 0: no per-client cap): per IPv4 address, per
+   * /64 for IPv6. Loopback clients are exempt (every local program shares 127.0.0.1) and share the
+   * global cap. At the cap, that client's own oldest pending session is evicted, else 503.
+   */
+  maxSessionsPerClient?: number;
+}
+
+/** Counters of a running HTTP server, for monitoring and tests. */
+export interface HttpServerStats {
+  /** Open sessions. */
+  sessions: number;
+  /** Open sessions that never got past `initialize`. */
+  pendingSessions: number;
+  /** Sessions opened since start. */
+  sessionsOpened: number;
+  /** Pending sessions evicted to make room for a new one. */
+  sessionsEvicted: number;
+  /** Sessions closed by `pendingSessionMs` or `sessionIdleMs`. */
+  sessionsExpired: number;
+  /** New sessions refused with 503 (table or per-client cap full of established sessions). */
+  sessionsRefused: number;
+  /** Request bodies refused before they were parsed or handled: too large, too deep or not JSON. */
+  bodiesRefused: number;
+  /** Of `bodiesRefused`: over `maxBodyBytes` (413). */
+  bodiesTooLarge: number;
+  /** Of `bodiesRefused`: nested deeper than `maxJsonDepth` (400). */
+  bodiesTooDeep: number;
 }
 
 /** A running Streamable HTTP server. */
@@ -34,15 +81,26 @@ export interface HttpServerHandle {
   server: Server;
   /** Number of open MCP sessions. */
   sessionCount(): number;
+  /** Counters: sessions opened, evicted, expired, refused; request bodies refused. */
+  stats(): HttpServerStats;
   /** Close every session and the listener. */
   close(): Promise<void>;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: McpServer;
-  lastSeen: number;
+/** What the session table holds per session; filled in while `initialize` is handled. */
+interface SessionSlot {
+  server?: McpServer;
+  transport?: StreamableHTTPServerTransport;
 }
+
+const DEFAULTS = {
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxJsonDepth: 64,
+  sessionIdleMs: 30 * 60_000,
+  pendingSessionMs: 30_000,
+  maxSessions: 1000,
+  maxSessionsPerClient: 100,
+} as const;
 
 /** True for addresses that only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
@@ -69,23 +127,101 @@ function rpcError(
   sendJson(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return "too-large";
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return "too-large";
-    chunks.push(chunk);
+/** A whole number option, checked once at start so a typo fails loudly instead of disabling a guard. */
+function limitOption(options: ServeHttpOptions, name: keyof typeof DEFAULTS, min: number): number {
+  const value = options[name] ?? DEFAULTS[name];
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new Error(
+      `serveHttp: option ${name} must be a whole number of at least ${min}, got ${String(value)}`,
+    );
   }
-  return Buffer.concat(chunks);
+  return value;
+}
+
+/** Whether the response went out as a success (a handler that threw before answering did not). */
+function accepted(res: ServerResponse): boolean {
+  return res.headersSent && res.statusCode < 400;
+}
+
+function isJsonContentType(header: string | undefined): boolean {
+  return (header ?? "").split(";")[0]?.trim().toLowerCase() === "application/json";
+}
+
+type BodyOutcome =
+  | { kind: "ok"; raw: Buffer }
+  | { kind: "too-large" }
+  | { kind: "too-deep" }
+  | { kind: "aborted" };
+
+/**
+ * Read a request body, refusing it as soon as it is over `limit` bytes (a declared Content-Length over
+ * the limit without reading anything) or nests JSON deeper than `maxDepth`. On refusal the rest of the
+ * body is read and discarded, never buffered.
+ */
+function readBody(req: IncomingMessage, limit: number, maxDepth: number): Promise<BodyOutcome> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: "too-large" });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const scanner = new JsonDepthScanner(maxDepth);
+    let size = 0;
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const refuse = (outcome: BodyOutcome) => {
+      cleanup();
+      chunks.length = 0;
+      // Read and drop the rest so the client gets the answer instead of a broken pipe; a client that
+      // keeps sending past another `limit` bytes loses the connection.
+      let drained = 0;
+      req.on("data", (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > limit) req.socket.destroy();
+      });
+      req.on("error", () => undefined);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return refuse({ kind: "too-large" });
+      if (!scanner.push(chunk)) return refuse({ kind: "too-deep" });
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve({ kind: "ok", raw: Buffer.concat(chunks, size) });
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      cleanup();
+      resolve({ kind: "aborted" }); // the client went away mid-body: nobody to answer
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+/** Whether a parsed body holds any message other than `initialize` (it then establishes a session). */
+function hasRealMessage(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => m !== null && typeof m === "object" && !isInitializeRequest(m));
 }
 
 /**
  * Serve MCP over Streamable HTTP at `/mcp`, one `McpServer` per session (so per-session state such as
- * sequential-thinking's history never leaks between clients). Guards: bearer token, Host and Origin
- * checks against DNS rebinding, body size limit, idle-session expiry, session cap.
+ * sequential-thinking's history never leaks between clients). Guards, in the order a request meets
+ * them: Host and Origin checks against DNS rebinding, bearer token, Content-Type, session lookup (an
+ * unknown session gets 404 before its body is read), body size limit and JSON nesting limit (checked
+ * while the body streams in, before it is parsed), then the session table's caps: see
+ * `ServeHttpOptions` for the limits and their defaults.
  */
 export async function serveHttp(
   createMcpServer: () => McpServer | Promise<McpServer>,
@@ -99,24 +235,138 @@ export async function serveHttp(
     );
   }
   const tokenDigest = options.token ? digest(options.token) : undefined;
-  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-  const maxSessions = options.maxSessions ?? 1000;
-  const sessions = new Map<string, Session>();
+  const maxBody = limitOption(options, "maxBodyBytes", 1);
+  const maxDepth = limitOption(options, "maxJsonDepth", 1);
+  const idleMs = limitOption(options, "sessionIdleMs", 1);
+  const pendingMs = limitOption(options, "pendingSessionMs", 1);
+  const maxSessions = limitOption(options, "maxSessions", 1);
+  const maxPerClient = limitOption(options, "maxSessionsPerClient", 0);
   let allowedHosts: Set<string> | undefined;
+  let closing = false;
 
-  const closeSession = async (id: string) => {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    await session.server.close().catch(() => undefined);
+  const counters = {
+    sessionsOpened: 0,
+    sessionsEvicted: 0,
+    sessionsExpired: 0,
+    sessionsRefused: 0,
+    bodiesTooLarge: 0,
+    bodiesTooDeep: 0,
+    bodiesInvalidJson: 0,
   };
+  const closeSlot = (slot: SessionSlot) => slot.server?.close().catch(() => undefined);
+  const sessions = new SessionTable<SessionSlot>(
+    {
+      maxSessions,
+      maxSessionsPerClient: maxPerClient,
+      pendingSessionMs: pendingMs,
+      sessionIdleMs: idleMs,
+    },
+    (entry, reason) => {
+      if (reason === "evicted") counters.sessionsEvicted++;
+      else counters.sessionsExpired++;
+      void closeSlot(entry.value);
+    },
+  );
 
   const authorized = (req: IncomingMessage): boolean => {
     if (!tokenDigest) return true;
     const header = req.headers.authorization ?? "";
     const match = /^Bearer\s+(.+)$/i.exec(header);
     return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), tokenDigest);
+  };
+
+  const refuseSession = (res: ServerResponse, refusal: { scope: "server" | "client"; limit: number }) => {
+    counters.sessionsRefused++;
+    const message =
+      refusal.scope === "client"
+        ? `Too many sessions from this client address (limit ${refusal.limit}): close sessions you no longer use (DELETE /mcp) or try again later`
+        : `Too many sessions (limit ${refusal.limit}), all in use: try again later`;
+    rpcError(res, 503, -32000, message, { "retry-after": String(Math.max(1, Math.ceil(pendingMs / 1000))) });
+  };
+
+  /** Read, bound and parse a POST body; answers the request itself and returns undefined on refusal. */
+  const readJson = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ body: unknown } | undefined> => {
+    const outcome = await readBody(req, maxBody, maxDepth);
+    if (outcome.kind === "aborted") return undefined;
+    if (outcome.kind === "too-large") {
+      counters.bodiesTooLarge++;
+      rpcError(res, 413, -32600, `Request body over ${maxBody} bytes`);
+      return undefined;
+    }
+    if (outcome.kind === "too-deep") {
+      counters.bodiesTooDeep++;
+      rpcError(res, 400, -32700, `Parse error: JSON nested deeper than ${maxDepth} levels`);
+      return undefined;
+    }
+    try {
+      return { body: JSON.parse(outcome.raw.toString("utf8")) as unknown };
+    } catch {
+      counters.bodiesInvalidJson++;
+      rpcError(res, 400, -32700, "Parse error: the body is not JSON");
+      return undefined;
+    }
+  };
+
+  const postToSession = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: SessionEntry<SessionSlot>,
+  ) => {
+    const parsed = await readJson(req, res);
+    if (!parsed) return;
+    const transport = entry.value.transport;
+    if (!sessions.has(entry) || !transport) {
+      return rpcError(res, 404, -32001, "Session not found; initialize a new session");
+    }
+    sessions.begin(entry);
+    try {
+      await transport.handleRequest(req, res, parsed.body);
+    } finally {
+      sessions.end(entry, accepted(res), hasRealMessage(parsed.body));
+    }
+  };
+
+  const openSession = async (req: IncomingMessage, res: ServerResponse, clientKey: string | undefined) => {
+    const parsed = await readJson(req, res);
+    if (!parsed) return;
+    const { body } = parsed;
+    const initialize = Array.isArray(body)
+      ? body.some((m) => isInitializeRequest(m))
+      : isInitializeRequest(body);
+    if (!initialize) return rpcError(res, 400, -32000, "Bad request: no session id; send initialize first");
+    if (closing) return rpcError(res, 503, -32000, "The server is shutting down");
+    const id = randomUUID();
+    const slot: SessionSlot = {};
+    const entry = sessions.open(id, clientKey, slot);
+    if (!("id" in entry)) return refuseSession(res, entry);
+    sessions.begin(entry);
+    let initialized = false;
+    try {
+      slot.server = await createMcpServer();
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => id,
+        onsessioninitialized: () => {
+          initialized = true;
+          counters.sessionsOpened++;
+        },
+      });
+      slot.transport = transport;
+      transport.onclose = () => {
+        sessions.delete(id);
+      };
+      if (closing || !sessions.has(entry)) return rpcError(res, 503, -32000, "The server is shutting down");
+      await slot.server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      sessions.end(entry, accepted(res), false);
+      if (!initialized) {
+        sessions.delete(id);
+        await closeSlot(slot);
+      }
+    }
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -145,45 +395,33 @@ export async function serveHttp(
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
 
     if (req.method === "POST") {
-      const raw = await readBody(req, maxBody);
-      if (raw === "too-large") return rpcError(res, 413, -32600, `Request body over ${maxBody} bytes`);
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString("utf8"));
-      } catch {
-        return rpcError(res, 400, -32700, "Parse error: the body is not JSON");
+      if (!isJsonContentType(req.headers["content-type"])) {
+        return rpcError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
       }
       if (sessionId) {
-        const session = sessions.get(sessionId);
-        if (!session) return rpcError(res, 404, -32001, "Session not found; initialize a new session");
-        session.lastSeen = Date.now();
-        return session.transport.handleRequest(req, res, body);
+        const entry = sessions.get(sessionId);
+        if (!entry) return rpcError(res, 404, -32001, "Session not found; initialize a new session");
+        return postToSession(req, res, entry);
       }
-      const initialize = Array.isArray(body)
-        ? body.some((m) => isInitializeRequest(m))
-        : isInitializeRequest(body);
-      if (!initialize) return rpcError(res, 400, -32000, "Bad request: no session id; send initialize first");
-      if (sessions.size >= maxSessions)
-        return rpcError(res, 503, -32000, "Too many sessions; try again later");
-      const server = await createMcpServer();
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server, lastSeen: Date.now() });
-        },
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await server.connect(transport);
-      return transport.handleRequest(req, res, body);
+      const clientKey = clientKeyOf(req.socket.remoteAddress);
+      const admission = sessions.canAdmit(clientKey);
+      if (admission !== true) return refuseSession(res, admission);
+      return openSession(req, res, clientKey);
     }
     if (req.method === "GET" || req.method === "DELETE") {
-      const session = sessionId ? sessions.get(sessionId) : undefined;
-      if (!session) return rpcError(res, sessionId ? 404 : 400, -32000, "Unknown or missing Mcp-Session-Id");
-      session.lastSeen = Date.now();
-      await session.transport.handleRequest(req, res);
-      if (req.method === "DELETE" && sessionId) await closeSession(sessionId);
+      const entry = sessionId ? sessions.get(sessionId) : undefined;
+      const transport = entry?.value.transport;
+      if (!entry || !transport) {
+        return rpcError(res, sessionId ? 404 : 400, -32000, "Unknown or missing Mcp-Session-Id");
+      }
+      await transport.handleRequest(req, res);
+      if (!accepted(res)) return;
+      if (req.method === "DELETE") {
+        sessions.delete(entry.id);
+        await closeSlot(entry.value);
+      } else {
+        sessions.touch(entry);
+      }
       return;
     }
     res.setHeader("allow", "GET, POST, DELETE");
@@ -211,13 +449,9 @@ export async function serveHttp(
   else if (loopback)
     allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`]);
 
-  const sweeper = setInterval(
-    () => {
-      const cutoff = Date.now() - idleMs;
-      for (const [id, session] of sessions) if (session.lastSeen < cutoff) void closeSession(id);
-    },
-    Math.min(idleMs, 60_000),
-  );
+  // Expired sessions are also dropped when they are looked up or when room is needed; the sweep
+  // releases the rest.
+  const sweeper = setInterval(() => sessions.sweep(), Math.max(25, Math.min(pendingMs, idleMs, 60_000) / 2));
   sweeper.unref();
 
   const urlHost = host.includes(":") ? `[${host}]` : host;
@@ -225,9 +459,21 @@ export async function serveHttp(
     url: `http://${urlHost}:${port}/mcp`,
     server,
     sessionCount: () => sessions.size,
+    stats: () => ({
+      sessions: sessions.size,
+      pendingSessions: sessions.pendingCount,
+      sessionsOpened: counters.sessionsOpened,
+      sessionsEvicted: counters.sessionsEvicted,
+      sessionsExpired: counters.sessionsExpired,
+      sessionsRefused: counters.sessionsRefused,
+      bodiesRefused: counters.bodiesTooLarge + counters.bodiesTooDeep + counters.bodiesInvalidJson,
+      bodiesTooLarge: counters.bodiesTooLarge,
+      bodiesTooDeep: counters.bodiesTooDeep,
+    }),
     async close() {
+      closing = true;
       clearInterval(sweeper);
-      await Promise.all([...sessions.keys()].map(closeSession));
+      await Promise.all(sessions.clear().map((entry) => closeSlot(entry.value)));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -1,6 +1,10 @@
 // Command-line parsing shared by every server bin: --help, --version, --http, --host, --port, plus the
 // server's own positionals/options. Usage errors exit with code 2.
 import { parseArgs } from "node:util";
+import { HTTP_LIMIT_VARIABLES } from "./http-env.js";
+import { UsageError } from "./usage-error.js";
+
+export { UsageError };
 
 /** A server-specific option (always a string value). */
 export interface CliOption {
@@ -34,11 +38,6 @@ export type CliRequest =
       options: Record<string, string | undefined>;
     };
 
-/** A usage mistake: the bin prints it with the usage text and exits with code 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
-
 /** Two columns, the first as wide as its longest entry. */
 function optionLines(rows: [flag: string, description: string][]): string[] {
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
@@ -65,9 +64,12 @@ export function usage(spec: CliSpec): string {
     ]),
     ...(spec.details && spec.details.length > 0 ? ["", ...spec.details] : []),
     "",
-    "Environment:",
-    "  MCP_HTTP_TOKEN     bearer token required on every HTTP request (required off loopback)",
-    "  MCP_ALLOWED_HOSTS  comma-separated Host header values accepted off loopback",
+    "Environment (with --http):",
+    ...optionLines([
+      ["MCP_HTTP_TOKEN", "bearer token required on every HTTP request (required off loopback)"],
+      ["MCP_ALLOWED_HOSTS", "comma-separated Host header values accepted off loopback"],
+      ...HTTP_LIMIT_VARIABLES.map((v): [string, string] => [v.name, v.description]),
+    ]),
   ];
   return `${lines.join("\n")}\n`;
 }

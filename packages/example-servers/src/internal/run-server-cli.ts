@@ -2,6 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { serveHttp } from "../serve-http.js";
 import { serveStdio } from "../serve-stdio.js";
+import { httpLimitsFromEnv } from "./http-env.js";
 import { type CliRequest, type CliSpec, parseCli, UsageError, usage } from "./parse-cli.js";
 
 /** What a bin prepares from its arguments before serving. */
@@ -38,6 +39,14 @@ export async function runServerCli(
   if (request.kind !== "serve") {
     process.stdout.write(request.text);
     return;
+  }
+  let httpLimits: ReturnType<typeof httpLimitsFromEnv> = {};
+  if (request.transport === "http") {
+    try {
+      httpLimits = httpLimitsFromEnv(process.env);
+    } catch (error) {
+      return fail(error instanceof Error ? error.message : String(error), 2, false);
+    }
   }
   let prepared: PreparedServer;
   try {
@@ -79,6 +88,7 @@ export async function runServerCli(
     const handle = await serveHttp(prepared.create, {
       host: request.host,
       port: request.port,
+      ...httpLimits,
       ...(token ? { token } : {}),
       ...(hosts && hosts.length > 0 ? { allowedHosts: hosts } : {}),
     });
