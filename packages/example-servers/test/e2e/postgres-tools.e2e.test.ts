@@ -279,12 +279,11 @@ describe.each(BACKENDS)("postgres tools on %s", (backend) => {
   });
 
   it("caps rows server-side: a 10-million-row query returns max_rows at once", async () => {
-    const started = Date.now();
+    // Producing 10 million rows would run into the 1.5 s statement timeout: a result (not a 57014 error)
+    // shows the cap stopped the query at Execute.
     const result = await query("SELECT generate_series(1, 10000000) AS g", { max_rows: 5 });
     expect(result.rows).toEqual([[1], [2], [3], [4], [5]]);
     expect(result).toMatchObject({ rowCount: 5, truncated: true, truncatedBy: "max_rows" });
-    // Far below what producing 10 million rows would take (and below the 1.5 s statement timeout).
-    expect(Date.now() - started).toBeLessThan(1500);
     const defaults = await query("SELECT generate_series(1, 5000) AS g");
     expect(defaults).toMatchObject({ rowCount: 1000, truncated: true });
     const exact = await query("SELECT generate_series(1, 10000) AS g", { max_rows: 10000 });
