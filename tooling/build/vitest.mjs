@@ -12,6 +12,8 @@ const e2eBudgets = {
   testTimeout: 180_000,
   hookTimeout: 180_000,
   teardownTimeout: 60_000,
+  // expect.poll waits for an event or a counter; 1 s (vitest's default) is too short under load.
+  expect: { poll: { timeout: 30_000, interval: 50 } },
 };
 
 export function unitConfig(overrides = {}) {

@@ -2,8 +2,10 @@ import { MCPError } from "@agentforge/mcp-config";
 
 /** Codes of the errors this package exports. */
 export type MCPRuntimeErrorCode =
-  /** The identity is not in the registry. */
+  /** The identity is not in the registry (or not among the tools bound for the model). */
   | "TOOL_NOT_FOUND"
+  /** The arguments are not an object, not valid JSON, or break the tool's input schema; nothing was sent. */
+  | "INVALID_ARGUMENTS"
   /** The tool answered with `isError: true`. */
   | "TOOL_ERROR"
   /** The call failed in the protocol or transport (server crashed, connection lost, bad reply). */
@@ -11,23 +13,75 @@ export type MCPRuntimeErrorCode =
   /** The caller's AbortSignal cancelled the call (the server was sent an MCP cancellation). */
   | "TOOL_CANCELLED";
 
-/** The identity asked for is not a registered tool. */
+const NAME_LIMIT = 200;
+
+/** A name from a model or a server, bounded and on one line, for a message. */
+function quoted(name: string): string {
+  const line = String(name).replace(/[\r\n\t]/g, " ");
+  return JSON.stringify(line.length > NAME_LIMIT ? `${line.slice(0, NAME_LIMIT - 1)}…` : line);
+}
+
+/**
+ * The identity asked for is not a registered tool. `known` is what the message may list: the executor
+ * passes only the tools the asking agent may call (never the whole registry), the tool loop the names
+ * bound for the model.
+ */
 export class MCPToolNotFoundError extends MCPError<"TOOL_NOT_FOUND"> {
   static override readonly errorName: string = "MCPToolNotFoundError";
-  /** The identity asked for. */
+  /** The identity (or model tool name) asked for. */
   readonly toolName: string;
+  /** The identity asked for, `<server>.<tool>` (same as `toolName`). */
+  readonly identity: string;
   /** The server part of the identity, when it has one. */
   readonly serverName: string | undefined;
 
-  constructor(toolName: string, known: readonly string[] = []) {
+  constructor(toolName: string, known: readonly string[] = [], options: { reason?: string } = {}) {
     const hint =
       known.length > 0
         ? ` Known tools: ${known.slice(0, 20).join(", ")}${known.length > 20 ? ", ..." : ""}.`
         : "";
-    super(`Tool "${toolName}" is not registered.${hint}`, { code: "TOOL_NOT_FOUND" });
+    const reason = options.reason ? ` ${options.reason}` : "";
+    super(`Tool ${quoted(toolName)} is not registered.${reason}${hint}`, { code: "TOOL_NOT_FOUND" });
     this.toolName = toolName;
+    this.identity = toolName;
     const dot = toolName.indexOf(".");
     this.serverName = dot > 0 ? toolName.slice(0, dot) : undefined;
+  }
+}
+
+/** One way a call's arguments break the tool's input schema: a field path and what was expected. */
+export interface MCPArgumentIssue {
+  /** `(root)`, `path`, `options.tail`, `edits[2].oldText`. */
+  path: string;
+  /** What was expected; never the value sent. */
+  message: string;
+}
+
+/**
+ * A call's arguments are not an object, are not valid JSON, or break the tool's input schema. Refused
+ * before anything is sent to the server; the message names each field path and what was expected, and
+ * never the values (they may be secrets).
+ */
+export class MCPInvalidArgumentsError extends MCPError<"INVALID_ARGUMENTS"> {
+  static override readonly errorName: string = "MCPInvalidArgumentsError";
+  /** The identity called (or the model tool name, when it maps to none). */
+  readonly toolName: string;
+  /** The identity called, `<server>.<tool>` (same as `toolName`). */
+  readonly identity: string;
+  readonly serverName: string | undefined;
+  readonly issues: readonly MCPArgumentIssue[];
+
+  constructor(identity: string, issues: readonly MCPArgumentIssue[]) {
+    const list = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+    super(
+      `The arguments for ${quoted(identity)} do not match its input schema: ${list}. Fix these fields and call the tool again.`,
+      { code: "INVALID_ARGUMENTS" },
+    );
+    this.toolName = identity;
+    this.identity = identity;
+    const dot = identity.indexOf(".");
+    this.serverName = dot > 0 ? identity.slice(0, dot) : undefined;
+    this.issues = issues.map((i) => ({ path: i.path, message: i.message }));
   }
 }
 

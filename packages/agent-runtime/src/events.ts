@@ -9,6 +9,11 @@ export const MCP_TOOL_CALL_FAILED = "MCP_TOOL_CALL_FAILED";
 /** A registered tool came back from its server with a different definition. */
 export const MCP_TOOL_DEFINITION_CHANGED = "MCP_TOOL_DEFINITION_CHANGED";
 
+/** A server's tool list was rejected by the registry (e.g. a tool name listed twice): none of its tools are callable. */
+export const MCP_SERVER_TOOLS_REJECTED = "MCP_SERVER_TOOLS_REJECTED";
+/** A server whose tool list was rejected sent an acceptable one: its tools are callable again. */
+export const MCP_SERVER_TOOLS_ACCEPTED = "MCP_SERVER_TOOLS_ACCEPTED";
+
 /** How a call ended. */
 export type MCPToolCallOutcome = "ok" | "tool_error" | "denied" | "timeout" | "cancelled" | "failed";
 
@@ -44,12 +49,26 @@ export interface MCPToolDefinitionChangedEvent {
   timestamp: string;
 }
 
+/** A server's tool list rejected or accepted again (see `MCPToolRegistry.rejection`). */
+export interface MCPServerToolsEvent {
+  server: string;
+  timestamp: string;
+  /** On REJECTED: the error code (TOOL_DUPLICATE). */
+  errorCode?: string;
+  /** On REJECTED: the contested identity, `<server>.<tool>`. */
+  tool?: string;
+  /** On REJECTED: why, in one line. */
+  message?: string;
+}
+
 /** Every event the runtime emits, and its payload. */
 export interface MCPRuntimeEvents {
   MCP_TOOL_CALL_STARTED: [MCPToolCallEvent];
   MCP_TOOL_CALL_COMPLETED: [MCPToolCallEvent];
   MCP_TOOL_CALL_FAILED: [MCPToolCallEvent];
   MCP_TOOL_DEFINITION_CHANGED: [MCPToolDefinitionChangedEvent];
+  MCP_SERVER_TOOLS_REJECTED: [MCPServerToolsEvent];
+  MCP_SERVER_TOOLS_ACCEPTED: [MCPServerToolsEvent];
 }
 
 /** The name of a runtime event. */

@@ -1,9 +1,17 @@
 // @agentforge/agent-runtime: the governed runtime for MCP tools — executor, events, tracing, tool loop.
 
 // Errors
-export { type MCPRuntimeErrorCode, MCPToolExecutionError, MCPToolNotFoundError } from "./errors.js";
+export {
+  type MCPArgumentIssue,
+  MCPInvalidArgumentsError,
+  type MCPRuntimeErrorCode,
+  MCPToolExecutionError,
+  MCPToolNotFoundError,
+} from "./errors.js";
 // Events
 export {
+  MCP_SERVER_TOOLS_ACCEPTED,
+  MCP_SERVER_TOOLS_REJECTED,
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_CALL_STARTED,
@@ -11,12 +19,14 @@ export {
   MCPEventDispatcher,
   type MCPRuntimeEventName,
   type MCPRuntimeEvents,
+  type MCPServerToolsEvent,
   type MCPToolCallEvent,
   type MCPToolCallOutcome,
   type MCPToolDefinitionChangedEvent,
 } from "./events.js";
 // LangChain
 export {
+  type FinalCallStrategy,
   type InvokeWithToolsOptions,
   type InvokeWithToolsResult,
   invokeWithTools,
@@ -47,5 +57,17 @@ export {
   renderToolResult,
   truncateText,
 } from "./render-tool-result.js";
-export { registerDiscovered, syncRegistry } from "./sync-registry.js";
+export {
+  type MCPRejectedServer,
+  type RegisterDiscoveredResult,
+  registerDiscovered,
+  type SyncRegistryOptions,
+  syncRegistry,
+} from "./sync-registry.js";
 export { type ToLangChainToolsOptions, toLangChainTools, toolErrorText } from "./to-langchain-tools.js";
+export {
+  checkToolArguments,
+  type ModelToolInputSchema,
+  normalizeToolInputSchema,
+  type ToolArgumentIssue,
+} from "./tool-input-schema.js";

@@ -1,18 +1,21 @@
+import type { MCPError } from "@agentforge/mcp-config";
 import type { MCPToolDescriptor } from "@agentforge/mcp-permissions";
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   AIMessage,
   type BaseMessage,
+  HumanMessage,
   mapChatMessagesToStoredMessages,
   mapStoredMessagesToChatMessages,
   type StoredMessage,
   ToolMessage,
 } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
+import { MCPInvalidArgumentsError, MCPToolNotFoundError } from "./errors.js";
 import type { MCPToolExecutor } from "./mcp-tool-executor.js";
-import { MCPToolNameMap } from "./mcp-tool-name-map.js";
-import { toLangChainTools } from "./to-langchain-tools.js";
+import { MCPToolNameMap, MODEL_TOOL_NAME_PATTERN } from "./mcp-tool-name-map.js";
+import { toLangChainTools, toolErrorText } from "./to-langchain-tools.js";
 
 /** One tool call made by the loop: plain data, safe to store and log (no arguments, no results). */
 export interface ToolCallRecord {
@@ -26,7 +29,11 @@ export interface ToolCallRecord {
   round: number;
   durationMs: number;
   ok: boolean;
-  /** The executor's error code when `ok` is false (e.g. TOOL_DENIED), or UNKNOWN_TOOL. */
+  /**
+   * The error code when `ok` is false: TOOL_NOT_FOUND (a name not bound for this agent),
+   * INVALID_ARGUMENTS (malformed JSON, not an object, or breaking the schema), TOOL_DENIED, TOOL_TIMEOUT,
+   * TOOL_ERROR, TOOL_FAILED, TOOL_CANCELLED.
+   */
   errorCode?: string;
 }
 
@@ -40,6 +47,18 @@ export interface ToolLoopState {
   /** True once the final answer is in `messages`. */
   finished: boolean;
 }
+
+/**
+ * How the last call (after `maxRounds` tool rounds) asks for an answer without running more tools.
+ * - `"tool_choice_none"`: keep the tools defined and the history as is, with tool choice "none" (OpenAI
+ *   `tool_choice: "none"`, Anthropic `{ type: "none" }`) — APIs that refuse tool blocks in a request
+ *   defining no tools (Anthropic, Bedrock) accept this.
+ * - `"text_history"`: call without tools, the tool turns rewritten as plain text (each tool call as a
+ *   line in the assistant's text, the results as one user message) — accepted by any chat API.
+ * - `"auto"` (default): `"tool_choice_none"` for `openai`, `azure_openai` and `anthropic` models (by
+ *   `model._llmType()`), `"text_history"` for every other model.
+ */
+export type FinalCallStrategy = "tool_choice_none" | "text_history" | "auto";
 
 /** Options of `invokeWithTools`. */
 export interface InvokeWithToolsOptions {
@@ -58,6 +77,8 @@ export interface InvokeWithToolsOptions {
   onToolCall?: (record: ToolCallRecord) => void;
   /** LangChain callbacks for the model and tool runs (LangSmith, tracers). */
   callbacks?: Callbacks;
+  /** How the last call after `maxRounds` is made (default `"auto"`); see `FinalCallStrategy`. */
+  finalCall?: FinalCallStrategy;
 }
 
 /** What `invokeWithTools` returns. */
@@ -72,6 +93,167 @@ export interface InvokeWithToolsResult {
 }
 
 const ERROR_CODE = /^Error \(([A-Z_]+)\)/;
+const TOOL_CHOICE_NONE_MODELS = new Set(["openai", "azure_openai", "anthropic"]);
+const NAME_LIMIT = 64;
+const TEXT_ARGS_LIMIT = 2000;
+const FINAL_NOTE =
+  "(The tool budget is used up: no more tool calls are possible. Answer with what you have.)";
+
+/** A tool call of a reply, made answerable: an id, a model-safe name, and whether its arguments parsed. */
+interface PendingCall {
+  id: string;
+  name: string;
+  args: unknown;
+  /** Set when the provider could not parse the arguments (LangChain's `invalid_tool_calls`). */
+  malformed: boolean;
+}
+
+function safeName(name: unknown): string {
+  if (typeof name === "string" && MODEL_TOOL_NAME_PATTERN.test(name)) return name;
+  const cleaned = typeof name === "string" ? name.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, NAME_LIMIT) : "";
+  return cleaned.length > 0 ? cleaned : "unnamed_tool";
+}
+
+function isArgsObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The text of a message's content (string, or the text blocks of a block list). */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block) =>
+      typeof block === "string"
+        ? block
+        : block && typeof block === "object" && (block as { type?: unknown }).type === "text"
+          ? String((block as { text?: unknown }).text ?? "")
+          : "",
+    )
+    .join("");
+}
+
+/**
+ * Every tool call of a reply, each with an id and a model-safe name; when the reply holds calls that
+ * lack an id, calls whose arguments did not parse (`invalid_tool_calls`) or unsafe names, the reply is
+ * rewritten so that the history sent back lists exactly the calls that get an answer (providers refuse
+ * a tool result for a call they do not see, and a call without a result). Malformed arguments are kept
+ * out of the rewritten message (they may hold secrets): they become `{}`.
+ */
+function answerableCalls(reply: AIMessage, round: number): { message: AIMessage; calls: PendingCall[] } {
+  const calls: PendingCall[] = [];
+  let rewrite = false;
+  const seen = new Set<string>();
+  const idFor = (id: unknown): string => {
+    let out = typeof id === "string" && id.length > 0 && id.length <= 256 ? id : "";
+    if (!out || seen.has(out)) {
+      rewrite = true;
+      out = `call_${round}_${calls.length + 1}`;
+      while (seen.has(out)) out = `${out}_`;
+    }
+    seen.add(out);
+    return out;
+  };
+  for (const call of reply.tool_calls ?? []) {
+    const name = safeName(call.name);
+    if (name !== call.name) rewrite = true;
+    calls.push({ id: idFor(call.id), name, args: call.args, malformed: false });
+  }
+  for (const call of reply.invalid_tool_calls ?? []) {
+    rewrite = true;
+    calls.push({ id: idFor(call.id), name: safeName(call.name), args: {}, malformed: true });
+  }
+  if (!rewrite) return { message: reply, calls };
+  const { tool_calls: _raw, function_call: _fn, ...kwargs } = reply.additional_kwargs ?? {};
+  const message = new AIMessage({
+    // Provider tool blocks in the content are dropped: the converters rebuild them from `tool_calls`.
+    content:
+      typeof reply.content === "string"
+        ? reply.content
+        : reply.content.filter((block) => !["tool_use", "function_call"].includes(String(block.type))),
+    tool_calls: calls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      args: !c.malformed && isArgsObject(c.args) ? c.args : {},
+      type: "tool_call" as const,
+    })),
+    additional_kwargs: kwargs,
+    response_metadata: reply.response_metadata,
+    ...(reply.id ? { id: reply.id } : {}),
+    ...(reply.usage_metadata ? { usage_metadata: reply.usage_metadata } : {}),
+  });
+  return { message, calls };
+}
+
+/** A reply without tool calls (on the final call, tool calls are never run): its text only. */
+function withoutToolCalls(reply: AIMessage): AIMessage {
+  if ((reply.tool_calls?.length ?? 0) === 0 && (reply.invalid_tool_calls?.length ?? 0) === 0) {
+    if (
+      typeof reply.content === "string" ||
+      !reply.content.some((b) => (b as { type?: string }).type === "tool_use")
+    )
+      return reply;
+  }
+  return new AIMessage({
+    content: textOf(reply.content),
+    response_metadata: reply.response_metadata,
+    ...(reply.id ? { id: reply.id } : {}),
+    ...(reply.usage_metadata ? { usage_metadata: reply.usage_metadata } : {}),
+  });
+}
+
+function argsText(args: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(args ?? {}) ?? "{}";
+  } catch {
+    text = "{}";
+  }
+  return text.length > TEXT_ARGS_LIMIT ? `${text.slice(0, TEXT_ARGS_LIMIT - 1)}…` : text;
+}
+
+/**
+ * The history with every tool turn as plain text: an assistant message with tool calls becomes its text
+ * plus one line per call; the tool results that follow become one user message. Other messages are kept.
+ */
+function textHistory(history: BaseMessage[]): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  let results: string[] = [];
+  const flush = () => {
+    if (results.length === 0) return;
+    out.push(new HumanMessage(results.join("\n\n")));
+    results = [];
+  };
+  for (const message of history) {
+    if (ToolMessage.isInstance(message)) {
+      const status = message.status === "error" ? "error" : "result";
+      results.push(
+        `[Tool ${status} for call ${message.tool_call_id} (${message.name ?? "tool"})]\n${textOf(message.content)}`,
+      );
+      continue;
+    }
+    flush();
+    if (
+      AIMessage.isInstance(message) &&
+      ((message.tool_calls?.length ?? 0) > 0 || typeof message.content !== "string")
+    ) {
+      const lines = [textOf(message.content)].filter((t) => t.length > 0);
+      for (const call of message.tool_calls ?? []) {
+        lines.push(
+          `[Called tool ${call.name} (call ${call.id ?? "?"}) with arguments ${argsText(call.args)}]`,
+        );
+      }
+      out.push(new AIMessage(lines.join("\n")));
+      continue;
+    }
+    out.push(message);
+  }
+  if (results.length > 0) {
+    results.push(FINAL_NOTE);
+    flush();
+  }
+  return out;
+}
 
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("The operation was aborted", "AbortError");
@@ -79,9 +261,13 @@ function abortError(signal: AbortSignal): unknown {
 
 /**
  * A bounded agent tool loop: bind the tools the policy grants `agent`, run every tool call of a round
- * (concurrently) through the executor, feed back `ToolMessage`s with the same `tool_call_id` (executor
- * errors as error tool messages the model can react to; other errors propagate), and after `maxRounds`
- * rounds make one last call without tools. With no granted tools it is a single plain model call.
+ * (concurrently) through the executor, feed back `ToolMessage`s with the same `tool_call_id`, and after
+ * `maxRounds` rounds make one last call that runs no tools (see `FinalCallStrategy`; tool calls in that
+ * reply are dropped and its text is the answer). Nothing a model sends ends the run: an unknown tool
+ * name (TOOL_NOT_FOUND), arguments that are malformed JSON, not an object or break the schema
+ * (INVALID_ARGUMENTS), and every executor error come back as error tool messages the model can correct,
+ * each reported as an MCP_TOOL_CALL_FAILED event. Only cancellation and model errors propagate. With no
+ * granted tools it is a single plain model call.
  */
 export async function invokeWithTools(
   model: BaseChatModel,
@@ -121,28 +307,43 @@ export async function invokeWithTools(
   }
   const bound = model.bindTools(tools);
 
-  const runCall = async (
-    call: ToolCall,
-    index: number,
-  ): Promise<{ message: ToolMessage; record: ToolCallRecord }> => {
+  const refused = (call: PendingCall, identity: string, error: MCPError): ToolMessage =>
+    new ToolMessage({
+      content: toolErrorText(executor.reject(agent, identity, error)),
+      tool_call_id: call.id,
+      name: call.name,
+      status: "error",
+    });
+
+  const runCall = async (call: PendingCall): Promise<{ message: ToolMessage; record: ToolCallRecord }> => {
     const started = performance.now();
     const tool = byName.get(call.name);
-    const toolCallId = call.id ?? `call_${round + 1}_${index + 1}`;
+    const identity = tool ? nameMap.toIdentity(call.name) : undefined;
+    const toolCallId = call.id;
     let message: ToolMessage;
-    if (!tool) {
-      message = new ToolMessage({
-        content: `Error (UNKNOWN_TOOL): there is no tool named "${call.name}". Available tools: ${[...byName.keys()].join(", ")}.`,
-        tool_call_id: toolCallId,
-        name: call.name,
-        status: "error",
-      });
+    if (!tool || identity === undefined) {
+      message = refused(call, call.name, new MCPToolNotFoundError(call.name, [...byName.keys()]));
+    } else if (call.malformed) {
+      message = refused(
+        call,
+        identity,
+        new MCPInvalidArgumentsError(identity, [
+          { path: "(root)", message: "is not valid JSON: send the arguments as one JSON object" },
+        ]),
+      );
     } else {
-      message = (await tool.invoke({ ...call, id: toolCallId, type: "tool_call" }, config)) as ToolMessage;
+      const toolCall: ToolCall = {
+        id: toolCallId,
+        name: call.name,
+        args: call.args as Record<string, unknown>,
+        type: "tool_call",
+      };
+      message = (await tool.invoke(toolCall, config)) as ToolMessage;
     }
     const ok = message.status !== "error";
     const text = typeof message.content === "string" ? message.content : "";
     const record: ToolCallRecord = {
-      tool: nameMap.toIdentity(call.name) ?? call.name,
+      tool: identity ?? call.name,
       modelName: call.name,
       toolCallId,
       round: round + 1,
@@ -165,9 +366,11 @@ export async function invokeWithTools(
 
   while (round < maxRounds) {
     signal?.throwIfAborted();
-    const reply = (await bound.invoke(history, config)) as AIMessage;
+    const { message: reply, calls: toolCalls } = answerableCalls(
+      (await bound.invoke(history, config)) as AIMessage,
+      round + 1,
+    );
     history.push(reply);
-    const toolCalls = reply.tool_calls ?? [];
     if (toolCalls.length === 0) {
       await saveState(true);
       return finish(reply);
@@ -183,8 +386,44 @@ export async function invokeWithTools(
     await saveState(false);
   }
   signal?.throwIfAborted();
-  const answer = (await model.invoke(history, config)) as AIMessage;
+  const answer = withoutToolCalls(
+    await finalCall(model, tools, history, config, options.finalCall ?? "auto"),
+  );
   history.push(answer);
   await saveState(true);
   return finish(answer);
+}
+
+/** The strategy `"auto"` picks for a model. */
+function pickStrategy(
+  model: BaseChatModel,
+  strategy: FinalCallStrategy,
+): "tool_choice_none" | "text_history" {
+  if (strategy !== "auto") return strategy;
+  let type = "";
+  try {
+    type = model._llmType();
+  } catch {
+    // A model without a type: the strategy every API accepts.
+  }
+  return TOOL_CHOICE_NONE_MODELS.has(type) ? "tool_choice_none" : "text_history";
+}
+
+async function finalCall(
+  model: BaseChatModel,
+  tools: Parameters<NonNullable<BaseChatModel["bindTools"]>>[0],
+  history: BaseMessage[],
+  config: Record<string, unknown>,
+  strategy: FinalCallStrategy,
+): Promise<AIMessage> {
+  if (pickStrategy(model, strategy) === "tool_choice_none" && typeof model.bindTools === "function") {
+    let bound: ReturnType<NonNullable<BaseChatModel["bindTools"]>> | undefined;
+    try {
+      bound = model.bindTools(tools, { tool_choice: "none" });
+    } catch {
+      // This model does not take tool_choice "none": fall back to plain text.
+    }
+    if (bound) return (await bound.invoke(history, config)) as AIMessage;
+  }
+  return (await model.invoke(textHistory(history), config)) as AIMessage;
 }

@@ -8,8 +8,10 @@ import {
   type MCPToolRegistry,
   parseToolIdentity,
 } from "@agentforge/mcp-permissions";
-import { MCPToolExecutionError, MCPToolNotFoundError } from "./errors.js";
+import { MCPInvalidArgumentsError, MCPToolExecutionError, MCPToolNotFoundError } from "./errors.js";
 import {
+  MCP_SERVER_TOOLS_ACCEPTED,
+  MCP_SERVER_TOOLS_REJECTED,
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_CALL_STARTED,
@@ -20,6 +22,11 @@ import {
 } from "./events.js";
 import { type MCPToolSpan, type MCPTracer, noopTracer } from "./mcp-tracer.js";
 import { type MCPRawToolResult, renderToolResult } from "./render-tool-result.js";
+import {
+  checkToolArguments,
+  type ModelToolInputSchema,
+  normalizeToolInputSchema,
+} from "./tool-input-schema.js";
 
 /** What the executor needs of a client manager (an `MCPClientManager` fits). */
 export type MCPToolCallClient = Pick<MCPClientManager, "callTool" | "getConfig">;
@@ -35,6 +42,13 @@ export interface MCPToolExecutorOptions {
   tracer?: MCPTracer;
   /** Cap of the model-facing `text` in UTF-16 code units (default 8000). */
   maxResultChars?: number;
+  /**
+   * Check arguments against the tool's input schema before calling (default true). A definite mismatch
+   * is refused locally with `MCPInvalidArgumentsError` (INVALID_ARGUMENTS, naming each field path) and
+   * never sent; the check is conservative, so whatever it lets through the server still judges. With
+   * false, only "arguments must be an object" is checked.
+   */
+  validateArguments?: boolean;
 }
 
 /** Options of one call. */
@@ -122,7 +136,9 @@ export class MCPToolExecutor {
   readonly #client: MCPToolCallClient;
   readonly #tracer: MCPTracer;
   readonly #maxResultChars: number;
-  readonly #unsubscribe: () => void;
+  readonly #validateArguments: boolean;
+  readonly #schemas = new WeakMap<MCPToolDescriptor, ModelToolInputSchema>();
+  readonly #unsubscribe: (() => void)[];
 
   constructor(options: MCPToolExecutorOptions) {
     const max = options.maxResultChars ?? 8000;
@@ -135,15 +151,66 @@ export class MCPToolExecutor {
     this.events = options.events ?? new MCPEventDispatcher();
     this.#tracer = options.tracer ?? noopTracer;
     this.#maxResultChars = max;
-    this.#unsubscribe = this.registry.onDefinitionChanged((change) =>
-      this.events.emit(MCP_TOOL_DEFINITION_CHANGED, {
-        tool: change.identity,
-        server: change.serverName,
-        previousFingerprint: change.previousFingerprint,
-        fingerprint: change.fingerprint,
-        timestamp: new Date().toISOString(),
-      }),
-    );
+    this.#validateArguments = options.validateArguments ?? true;
+    this.#unsubscribe = [
+      this.registry.onDefinitionChanged((change) =>
+        this.events.emit(MCP_TOOL_DEFINITION_CHANGED, {
+          tool: change.identity,
+          server: change.serverName,
+          previousFingerprint: change.previousFingerprint,
+          fingerprint: change.fingerprint,
+          timestamp: new Date().toISOString(),
+        }),
+      ),
+    ];
+    // Registries from an older mcp-permissions have no `on`; they never reject a server either.
+    if (typeof this.registry.on === "function") {
+      this.#unsubscribe.push(
+        this.registry.on("serverRejected", (rejection) =>
+          this.events.emit(MCP_SERVER_TOOLS_REJECTED, {
+            server: rejection.serverName,
+            timestamp: rejection.rejectedAt,
+            errorCode: rejection.error.code,
+            tool: rejection.error.identity,
+            message: eventMessage(rejection.error),
+          }),
+        ),
+        this.registry.on("serverAccepted", ({ serverName }) =>
+          this.events.emit(MCP_SERVER_TOOLS_ACCEPTED, {
+            server: serverName,
+            timestamp: new Date().toISOString(),
+          }),
+        ),
+      );
+    }
+  }
+
+  /**
+   * The input schema of a tool as given to models (see `normalizeToolInputSchema`): always an object
+   * schema, bounded and acyclic. Cached per registered definition.
+   */
+  inputSchemaOf(tool: MCPToolDescriptor): ModelToolInputSchema {
+    let schema = this.#schemas.get(tool);
+    if (!schema) {
+      schema = normalizeToolInputSchema(tool.inputSchema);
+      this.#schemas.set(tool, schema);
+    }
+    return schema;
+  }
+
+  /**
+   * Report a call refused before it reached the executor's checks — an unknown tool name or malformed
+   * arguments from a model — exactly like a failed call (STARTED, then FAILED with the error's code, and a
+   * span), and return the error. One place emits call events, so audits see these too.
+   */
+  reject<E extends MCPError>(agent: string, identity: string, error: E): E {
+    const call = this.#begin(String(agent), String(identity));
+    try {
+      this.#fail(call, error.code === "TOOL_DENIED" ? "denied" : "failed", error);
+    } catch {
+      // #fail throws the error it reported; here it is returned instead.
+    }
+    return error;
   }
 
   /** The registered tools (all, or those given) that the policy grants `agent`. */
@@ -160,16 +227,7 @@ export class MCPToolExecutor {
   ): Promise<MCPToolResult> {
     const call = this.#begin(String(agent), String(identity));
     const tool = this.registry.get(identity);
-    if (!tool) {
-      return this.#fail(
-        call,
-        "failed",
-        new MCPToolNotFoundError(
-          call.tool,
-          this.registry.list().map((t) => t.identity),
-        ),
-      );
-    }
+    if (!tool) return this.#fail(call, "failed", this.#notFound(call));
     const decision = this.policy.decide(agent, identity);
     if (!decision.allowed) {
       return this.#fail(
@@ -184,6 +242,11 @@ export class MCPToolExecutor {
         }),
       );
     }
+    const issues = checkToolArguments(
+      this.#validateArguments ? this.inputSchemaOf(tool) : { type: "object" },
+      args,
+    );
+    if (issues.length > 0) return this.#fail(call, "failed", new MCPInvalidArgumentsError(call.tool, issues));
     let raw: CallToolResult;
     try {
       raw = await this.#client.callTool(
@@ -237,6 +300,28 @@ export class MCPToolExecutor {
       originalLength: rendered.originalLength,
       durationMs,
     };
+  }
+
+  /**
+   * Not registered. The message lists only tools the asking agent may call, and says why a server's
+   * tools are missing only to an agent granted the identity asked for — nothing about the roster leaks.
+   */
+  #notFound(call: CallContext): MCPToolNotFoundError {
+    const known = this.policy.allowedTools(call.agent, this.registry.list()).map((t) => t.identity);
+    const rejection =
+      call.server && typeof this.registry.rejection === "function"
+        ? this.registry.rejection(call.server)
+        : undefined;
+    const granted = rejection !== undefined && this.policy.decide(call.agent, call.tool).allowed;
+    return new MCPToolNotFoundError(
+      call.tool,
+      known,
+      granted
+        ? {
+            reason: `Server "${call.server}" is connected, but its tool list was rejected (${eventMessage(rejection.error)}), so none of its tools can be called until the server is fixed.`,
+          }
+        : {},
+    );
   }
 
   #begin(agent: string, identity: string): CallContext {
@@ -318,9 +403,9 @@ export class MCPToolExecutor {
     throw error;
   }
 
-  /** Stop forwarding the registry's definition changes to `events`. */
+  /** Stop forwarding the registry's definition changes and rejections to `events`. */
   dispose(): void {
-    this.#unsubscribe();
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
   }
 
   #transportOf(server: string): string | undefined {

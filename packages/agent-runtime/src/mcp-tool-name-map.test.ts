@@ -54,4 +54,27 @@ describe("MCPToolNameMap", () => {
   it("modelToolName keeps only allowed characters", () => {
     expect(modelToolName("a.b.c/d e")).toBe("a__b_c_d_e");
   });
+
+  it("hostile tool names map to model-safe names and back, without touching prototypes", () => {
+    const identities = [
+      "evil.__proto__",
+      "evil.constructor",
+      "evil.toString",
+      "evil.not model safe/name with spaces",
+      `evil.${"x".repeat(200)}`,
+      "evil.ünïcode",
+      "evil.",
+      "__proto__",
+    ];
+    const map = new MCPToolNameMap(identities);
+    for (const identity of identities) {
+      const name = map.toModelName(identity) ?? "";
+      expect(name).toMatch(MODEL_TOOL_NAME_PATTERN);
+      expect(map.toIdentity(name)).toBe(identity);
+    }
+    expect(map.toIdentity("__proto__")).toBe("__proto__");
+    expect(map.toIdentity("constructor")).toBeUndefined();
+    expect(map.toIdentity("toString")).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });

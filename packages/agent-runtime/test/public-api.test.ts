@@ -8,18 +8,23 @@ describe("public API", () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
         "MCPEventDispatcher",
+        "MCPInvalidArgumentsError",
         "MCPToolExecutionError",
         "MCPToolExecutor",
         "MCPToolNameMap",
         "MCPToolNotFoundError",
+        "MCP_SERVER_TOOLS_ACCEPTED",
+        "MCP_SERVER_TOOLS_REJECTED",
         "MCP_TOOL_CALL_COMPLETED",
         "MCP_TOOL_CALL_FAILED",
         "MCP_TOOL_CALL_STARTED",
         "MCP_TOOL_DEFINITION_CHANGED",
         "MODEL_TOOL_NAME_PATTERN",
+        "checkToolArguments",
         "invokeWithTools",
         "modelToolName",
         "noopTracer",
+        "normalizeToolInputSchema",
         "registerDiscovered",
         "renderToolResult",
         "syncRegistry",
@@ -52,7 +57,14 @@ describe("public API", () => {
     expect(api.MCPToolNotFoundError.isInstance(notFound)).toBe(true);
     expect(api.MCPToolExecutionError.isInstance(notFound)).toBe(false);
     expect(api.MCPToolExecutionError.isInstance(failed)).toBe(true);
+    const invalid = new api.MCPInvalidArgumentsError("s.t", [
+      { path: "a", message: "must be string (got number)" },
+    ]);
+    expect(invalid.code).toBe("INVALID_ARGUMENTS");
+    expect(invalid.issues).toEqual([{ path: "a", message: "must be string (got number)" }]);
+    expect(api.MCPInvalidArgumentsError.isInstance(invalid)).toBe(true);
+    expect(api.MCPToolNotFoundError.isInstance(invalid)).toBe(false);
     const classes = Object.values(api).filter((v) => typeof v === "function" && v.prototype instanceof Error);
-    expect(classes).toHaveLength(2);
+    expect(classes).toHaveLength(3);
   });
 });

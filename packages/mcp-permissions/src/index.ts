@@ -1,7 +1,12 @@
 // @agentforge/mcp-permissions: which agent may call which MCP tool. Plain data in, decision out; no I/O.
 
 // Errors
-export { MCPDuplicateToolError, MCPPermissionDeniedError, type MCPPermissionsErrorCode } from "./errors.js";
+export {
+  MCPApprovalsSnapshotError,
+  MCPDuplicateToolError,
+  MCPPermissionDeniedError,
+  type MCPPermissionsErrorCode,
+} from "./errors.js";
 // Policy
 export {
   type MCPAgentGrant,
@@ -13,9 +18,12 @@ export {
 } from "./mcp-permission-policy.js";
 // Registry
 export {
+  type MCPApprovalsSnapshot,
+  type MCPServerRejection,
   type MCPToolDefinitionChange,
   MCPToolRegistry,
   type MCPToolRegistryDiff,
+  type MCPToolRegistryEvents,
 } from "./mcp-tool-registry.js";
 // Identities
 export { type MCPToolDescriptor, parseToolIdentity, toolIdentity } from "./tool-identity.js";

@@ -1,6 +1,6 @@
-import { MCPDuplicateToolError } from "./errors.js";
+import { MCPApprovalsSnapshotError, MCPDuplicateToolError } from "./errors.js";
 import { definitionKey, shortHash } from "./internal/fingerprint.js";
-import { type MCPToolDescriptor, toolIdentity } from "./tool-identity.js";
+import { type MCPToolDescriptor, parseToolIdentity, toolIdentity } from "./tool-identity.js";
 
 /** Sent to registry listeners when a registered tool comes back with a different definition. */
 export interface MCPToolDefinitionChange {
@@ -20,7 +20,43 @@ export interface MCPToolRegistryDiff {
   removed: string[];
   /** Identities whose definition differs from the one registered before. */
   changed: string[];
+  /** Set when the list was rejected as a whole (then `removed` holds every tool the server had). */
+  rejected?: MCPDuplicateToolError;
 }
+
+/** A server whose latest tool list was rejected: none of its tools are registered until a good list comes. */
+export interface MCPServerRejection {
+  serverName: string;
+  /** Why: a tool name listed twice, or an identity that names another server. */
+  error: MCPDuplicateToolError;
+  /** ISO 8601 time of the rejection. */
+  rejectedAt: string;
+}
+
+/** Events of `MCPToolRegistry.on`, and their payloads. */
+export interface MCPToolRegistryEvents {
+  /** A registered tool came back with a definition other than the approved one. */
+  definitionChanged: MCPToolDefinitionChange;
+  /** A server's tool list was rejected (its tools were removed). Sent again only when the reason changes. */
+  serverRejected: MCPServerRejection;
+  /** A server that was rejected sent an acceptable list; its tools are registered again. */
+  serverAccepted: { serverName: string };
+}
+
+/** The approvals of a registry as plain JSON (`exportApprovals`), to keep across restarts. */
+export interface MCPApprovalsSnapshot {
+  version: 1;
+  approvals: {
+    /** `<server>.<tool>`. */
+    identity: string;
+    /** `shortHash(definition)`, for display and as a checksum. */
+    fingerprint: string;
+    /** The canonical form of the approved definition. */
+    definition: string;
+  }[];
+}
+
+const MAX_SNAPSHOT_APPROVALS = 100_000;
 
 interface Entry {
   tool: MCPToolDescriptor;
@@ -37,11 +73,25 @@ export class MCPToolRegistry {
   readonly #tools = new Map<string, Entry>();
   /** identity -> approved definition key; kept when a tool disappears, so remove + re-add is still caught. */
   readonly #approved = new Map<string, string>();
-  readonly #listeners = new Set<(change: MCPToolDefinitionChange) => void>();
+  readonly #rejected = new Map<string, MCPServerRejection>();
+  readonly #listeners = {
+    definitionChanged: new Set<(payload: MCPToolDefinitionChange) => void>(),
+    serverRejected: new Set<(payload: MCPServerRejection) => void>(),
+    serverAccepted: new Set<(payload: { serverName: string }) => void>(),
+  };
+
+  /** A registry whose approvals come from `exportApprovals()` of an earlier one (e.g. another process). */
+  static fromSnapshot(snapshot: unknown): MCPToolRegistry {
+    const registry = new MCPToolRegistry();
+    registry.restoreApprovals(snapshot);
+    return registry;
+  }
 
   /**
-   * Add a server's tools. The same identity from the same server again is a no-op when unchanged (and a
-   * definition change when not); an identity owned by another server → `MCPDuplicateToolError`.
+   * Add a server's tools, all or none. The same identity from the same server again is a no-op when
+   * unchanged (and a definition change when not). Throws `MCPDuplicateToolError` for a name listed twice
+   * or an identity that names another server; for lists a server sent, prefer `replaceServer`, which
+   * never throws.
    */
   register(serverName: string, tools: Iterable<MCPToolDescriptor>): void {
     const incoming = this.#validate(serverName, tools);
@@ -50,10 +100,20 @@ export class MCPToolRegistry {
 
   /**
    * Replace everything a server offers (after a refresh or `tools/list_changed`): tools no longer listed
-   * are removed, new ones added, changed ones updated and reported.
+   * are removed, new ones added, changed ones updated and reported. Never throws for what the list holds:
+   * a list with a tool name twice, or a descriptor naming another server, is REJECTED as a whole — every
+   * tool of that server is removed (nothing stale stays callable), `rejection(serverName)` says why, and
+   * `serverRejected` listeners hear it. Other servers are untouched. A later acceptable list clears the
+   * rejection (`serverAccepted`).
    */
   replaceServer(serverName: string, tools: Iterable<MCPToolDescriptor>): MCPToolRegistryDiff {
-    const incoming = this.#validate(serverName, tools);
+    let incoming: Map<string, Entry>;
+    try {
+      incoming = this.#validate(serverName, tools);
+    } catch (error) {
+      if (!MCPDuplicateToolError.isInstance(error)) throw error;
+      return this.#reject(serverName, error);
+    }
     const diff: MCPToolRegistryDiff = { added: [], removed: [], changed: [] };
     for (const [identity, entry] of this.#tools) {
       if (entry.tool.serverName === serverName && !incoming.has(identity)) {
@@ -67,19 +127,70 @@ export class MCPToolRegistry {
       else if (before.key !== entry.key) diff.changed.push(identity);
       this.#put(entry);
     }
+    if (this.#rejected.delete(serverName)) this.#emit("serverAccepted", { serverName });
     return diff;
   }
 
-  /** Remove every tool of a server (its approvals are kept). Returns the removed identities. */
+  /**
+   * Remove every tool of a server (its approvals are kept) and forget a rejection of it. Returns the
+   * removed identities.
+   */
   unregisterServer(serverName: string): string[] {
-    const removed: string[] = [];
-    for (const [identity, entry] of this.#tools) {
-      if (entry.tool.serverName === serverName) {
-        this.#tools.delete(identity);
-        removed.push(identity);
-      }
+    this.#rejected.delete(serverName);
+    return this.#removeServer(serverName);
+  }
+
+  /** Servers whose latest tool list was rejected, with the reason. */
+  rejectedServers(): MCPServerRejection[] {
+    return [...this.#rejected.values()];
+  }
+
+  /** The rejection of a server's latest tool list, or undefined when it was accepted (or never seen). */
+  rejection(serverName: string): MCPServerRejection | undefined {
+    return this.#rejected.get(serverName);
+  }
+
+  /** Subscribe to a registry event; returns the function that unsubscribes. Listener errors are ignored. */
+  on<E extends keyof MCPToolRegistryEvents>(
+    event: E,
+    listener: (payload: MCPToolRegistryEvents[E]) => void,
+  ): () => void {
+    const set = Object.hasOwn(this.#listeners, event)
+      ? (this.#listeners[event] as Set<(payload: MCPToolRegistryEvents[E]) => void>)
+      : undefined;
+    if (!set) throw new TypeError(`MCPToolRegistry.on: unknown event "${String(event)}"`);
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+    };
+  }
+
+  /**
+   * The approved definitions as plain JSON, to keep in a state folder: a registry restored from it
+   * (`restoreApprovals` / `fromSnapshot`) in a new process flags a tool whose definition changed meanwhile.
+   */
+  exportApprovals(): MCPApprovalsSnapshot {
+    const approvals: MCPApprovalsSnapshot["approvals"] = [];
+    for (const [identity, definition] of this.#approved) {
+      approvals.push({ identity, fingerprint: shortHash(definition), definition });
     }
-    return removed;
+    return { version: 1, approvals };
+  }
+
+  /**
+   * Take over the approvals of a snapshot (entries it holds replace this registry's; others are kept).
+   * Registered tools whose definition differs from a restored approval are reported to
+   * `definitionChanged` listeners and await `approve`. Throws `MCPApprovalsSnapshotError` for anything
+   * that is not a snapshot, before changing anything. Returns the number of approvals restored.
+   */
+  restoreApprovals(snapshot: unknown): number {
+    const entries = parseSnapshot(snapshot);
+    for (const { identity, definition } of entries) this.#approved.set(identity, definition);
+    for (const { identity, definition } of entries) {
+      const entry = this.#tools.get(identity);
+      if (entry && entry.key !== definition) this.#reportChange(entry, definition);
+    }
+    return entries.length;
   }
 
   /** The tool registered under `identity`, or undefined. */
@@ -139,8 +250,7 @@ export class MCPToolRegistry {
 
   /** Listen for definition changes of registered tools; returns the function that unsubscribes. */
   onDefinitionChanged(listener: (change: MCPToolDefinitionChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.on("definitionChanged", listener);
   }
 
   #validate(serverName: string, tools: Iterable<MCPToolDescriptor>): Map<string, Entry> {
@@ -150,28 +260,72 @@ export class MCPToolRegistry {
       if (tool.serverName !== serverName || tool.identity !== identity) {
         throw new MCPDuplicateToolError(
           `Server "${serverName}" cannot register "${tool.identity}": an identity belongs to the server named in it (expected "${identity}")`,
-          { toolName: tool.identity, serverName, ownerServerName: tool.serverName },
+          { toolName: tool.toolName, identity: tool.identity, serverName, ownerServerName: tool.serverName },
         );
       }
       const owner = this.#tools.get(identity)?.tool.serverName;
       if (owner !== undefined && owner !== serverName) {
         throw new MCPDuplicateToolError(`Tool "${identity}" is already registered by server "${owner}"`, {
-          toolName: identity,
+          toolName: tool.toolName,
+          identity,
           serverName,
           ownerServerName: owner,
         });
       }
-      const entry = { tool, key: definitionKey(tool) };
-      const twin = incoming.get(identity);
-      if (twin && twin.key !== entry.key) {
+      if (incoming.has(identity)) {
         throw new MCPDuplicateToolError(
-          `Server "${serverName}" lists tool "${tool.toolName}" twice with different definitions`,
-          { toolName: identity, serverName },
+          `Server "${serverName}" lists tool "${tool.toolName}" more than once; tool names must be unique per server, so none of its tools were registered. Fix the server's tools/list.`,
+          { toolName: tool.toolName, identity, serverName },
         );
       }
-      incoming.set(identity, entry);
+      incoming.set(identity, { tool, key: definitionKey(tool) });
     }
     return incoming;
+  }
+
+  #reject(serverName: string, error: MCPDuplicateToolError): MCPToolRegistryDiff {
+    const removed = this.#removeServer(serverName);
+    const before = this.#rejected.get(serverName);
+    const rejection: MCPServerRejection = {
+      serverName,
+      error,
+      rejectedAt:
+        before && before.error.message === error.message ? before.rejectedAt : new Date().toISOString(),
+    };
+    this.#rejected.set(serverName, rejection);
+    if (!before || before.error.message !== error.message) this.#emit("serverRejected", rejection);
+    return { added: [], removed, changed: [], rejected: error };
+  }
+
+  #removeServer(serverName: string): string[] {
+    const removed: string[] = [];
+    for (const [identity, entry] of this.#tools) {
+      if (entry.tool.serverName === serverName) {
+        this.#tools.delete(identity);
+        removed.push(identity);
+      }
+    }
+    return removed;
+  }
+
+  #emit<E extends keyof MCPToolRegistryEvents>(event: E, payload: MCPToolRegistryEvents[E]): void {
+    for (const listener of this.#listeners[event] as Set<(payload: MCPToolRegistryEvents[E]) => void>) {
+      try {
+        listener(payload);
+      } catch {
+        // A failing listener must not break registration.
+      }
+    }
+  }
+
+  #reportChange(entry: Entry, approved: string): void {
+    this.#emit("definitionChanged", {
+      identity: entry.tool.identity,
+      serverName: entry.tool.serverName,
+      toolName: entry.tool.toolName,
+      previousFingerprint: shortHash(approved),
+      fingerprint: shortHash(entry.key),
+    });
   }
 
   #put(entry: Entry): void {
@@ -185,19 +339,31 @@ export class MCPToolRegistry {
     }
     // Report a change once: when the definition differs from the approved one and from the last one seen.
     if (approved === entry.key || previous === entry.key) return;
-    const change: MCPToolDefinitionChange = {
-      identity,
-      serverName: entry.tool.serverName,
-      toolName: entry.tool.toolName,
-      previousFingerprint: shortHash(approved),
-      fingerprint: shortHash(entry.key),
-    };
-    for (const listener of this.#listeners) {
-      try {
-        listener(change);
-      } catch {
-        // A failing listener must not break registration.
-      }
-    }
+    this.#reportChange(entry, approved);
   }
+}
+
+function parseSnapshot(snapshot: unknown): { identity: string; definition: string }[] {
+  if (typeof snapshot !== "object" || snapshot === null || Array.isArray(snapshot)) {
+    throw new MCPApprovalsSnapshotError("(root)", "an object { version: 1, approvals: [...] }");
+  }
+  const { version, approvals } = snapshot as { version?: unknown; approvals?: unknown };
+  if (version !== 1) throw new MCPApprovalsSnapshotError("version", "1");
+  if (!Array.isArray(approvals)) throw new MCPApprovalsSnapshotError("approvals", "an array");
+  if (approvals.length > MAX_SNAPSHOT_APPROVALS) {
+    throw new MCPApprovalsSnapshotError("approvals", `at most ${MAX_SNAPSHOT_APPROVALS} entries`);
+  }
+  return approvals.map((item: unknown, i) => {
+    const at = `approvals[${i}]`;
+    if (typeof item !== "object" || item === null) throw new MCPApprovalsSnapshotError(at, "an object");
+    const { identity, definition, fingerprint } = item as Record<string, unknown>;
+    if (typeof identity !== "string" || !parseToolIdentity(identity)) {
+      throw new MCPApprovalsSnapshotError(`${at}.identity`, 'a tool identity "<server>.<tool>"');
+    }
+    if (typeof definition !== "string") throw new MCPApprovalsSnapshotError(`${at}.definition`, "a string");
+    if (fingerprint !== undefined && fingerprint !== shortHash(definition)) {
+      throw new MCPApprovalsSnapshotError(`${at}.fingerprint`, "the fingerprint of its definition");
+    }
+    return { identity, definition };
+  });
 }

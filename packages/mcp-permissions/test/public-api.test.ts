@@ -5,6 +5,7 @@ describe("public API", () => {
   it("exports exactly these names (a change here needs a changeset)", () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "MCPApprovalsSnapshotError",
         "MCPDuplicateToolError",
         "MCPPermissionDeniedError",
         "MCPPermissionPolicy",
@@ -26,6 +27,10 @@ describe("public API", () => {
     const errorClasses = Object.values(api).filter(
       (v) => typeof v === "function" && v.prototype instanceof Error,
     );
-    expect(errorClasses).toHaveLength(2);
+    const snapshot = new api.MCPApprovalsSnapshotError("version", "1");
+    expect(snapshot.code).toBe("SNAPSHOT_INVALID");
+    expect(api.MCPApprovalsSnapshotError.isInstance(snapshot)).toBe(true);
+    expect(duplicate.identity).toBe("s.t");
+    expect(errorClasses).toHaveLength(3);
   });
 });

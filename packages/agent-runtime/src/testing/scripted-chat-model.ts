@@ -36,13 +36,18 @@ export interface ScriptContext {
   tools: ScriptedToolInfo[];
   /** 0-based index of this call on the model. */
   callIndex: number;
+  /** The `tool_choice` bound with the tools, if any (e.g. `"none"` on a tool loop's final call). */
+  toolChoice?: unknown;
 }
 
 /** One step of a script: a fixed reply, or a function of the conversation (for adaptive strategies). */
 export type ScriptStep = ScriptedReply | ((context: ScriptContext) => ScriptedReply | Promise<ScriptedReply>);
 
-/** Call options of `ScriptedChatModel`: the tools bound with `bindTools`. */
-export type ScriptedChatModelCallOptions = BaseChatModelCallOptions & { tools?: ScriptedToolInfo[] };
+/** Call options of `ScriptedChatModel`: the tools (and tool choice) bound with `bindTools`. */
+export type ScriptedChatModelCallOptions = BaseChatModelCallOptions & {
+  tools?: ScriptedToolInfo[];
+  tool_choice?: unknown;
+};
 
 /** Options of `ScriptedChatModel`. */
 export interface ScriptedChatModelOptions extends BaseChatModelParams {
@@ -54,6 +59,8 @@ export interface ScriptedChatModelOptions extends BaseChatModelParams {
 export interface ScriptedCall {
   messages: BaseMessage[];
   tools: ScriptedToolInfo[];
+  /** The `tool_choice` bound with the tools, if any. */
+  toolChoice?: unknown;
 }
 
 function toToolInfo(tool: BindToolsInput): ScriptedToolInfo {
@@ -114,7 +121,8 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
     options.signal?.throwIfAborted();
     const tools = options.tools ?? [];
     const callIndex = this.#calls.length;
-    this.#calls.push({ messages: [...messages], tools });
+    const toolChoice = options.tool_choice;
+    this.#calls.push({ messages: [...messages], tools, ...(toolChoice !== undefined ? { toolChoice } : {}) });
     let step = this.#steps[this.#next];
     if (step === undefined) {
       if (this.#whenExhausted === "error" || this.#steps.length === 0) {
@@ -126,7 +134,10 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
     } else {
       this.#next++;
     }
-    const reply = typeof step === "function" ? await step({ messages, tools, callIndex }) : step;
+    const reply =
+      typeof step === "function"
+        ? await step({ messages, tools, callIndex, ...(toolChoice !== undefined ? { toolChoice } : {}) })
+        : step;
     const message = this.#toMessage(reply);
     return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
   }

@@ -94,8 +94,8 @@ describe("MCPToolExecutor against real stdio servers", () => {
     const elapsed = performance.now() - started;
     expect(MCPTimeoutError.isInstance(error)).toBe(true);
     expect(error.code).toBe("TOOL_TIMEOUT");
+    // Never before the 0.5 s tool_timeout (a lower bound holds on a busy machine; an upper one would not).
     expect(elapsed).toBeGreaterThanOrEqual(480);
-    expect(elapsed).toBeLessThan(2500);
     expect(recorded.events.at(-1)).toMatchObject({ outcome: "timeout", errorCode: "TOOL_TIMEOUT" });
     // The connection is still usable afterwards.
     expect((await executor.execute("agent", "alpha.echo", { text: "still here" })).text).toBe("still here");

@@ -7,12 +7,15 @@ import { discoverAll, MCPClientManager } from "@agentforge/mcp-client";
 import type { MCPServerConfig } from "@agentforge/mcp-config";
 import { type MCPPermissionGrants, MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
 import {
+  MCP_SERVER_TOOLS_ACCEPTED,
+  MCP_SERVER_TOOLS_REJECTED,
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_CALL_STARTED,
   MCP_TOOL_DEFINITION_CHANGED,
   MCPToolExecutor,
   type MCPToolExecutorOptions,
+  type RegisterDiscoveredResult,
   registerDiscovered,
   syncRegistry,
 } from "../../src/index.js";
@@ -49,6 +52,8 @@ export interface Stack {
   executor: MCPToolExecutor;
   recorded: Recorded;
   logDir: string;
+  /** What `registerDiscovered` registered and rejected at start. */
+  discovered: RegisterDiscoveredResult;
 }
 
 /** Start the servers, discover their tools and build an executor over them. */
@@ -74,7 +79,7 @@ export async function stack(
     throw new Error(
       `discovery failed: ${failed.map((s) => `${s.serverName}: ${s.error?.message}`).join("; ")}`,
     );
-  registerDiscovered(registry, discovery);
+  const discovered = registerDiscovered(registry, discovery);
   cleanups.push(syncRegistry(manager, registry));
   const policy = new MCPPermissionPolicy(
     grants,
@@ -88,6 +93,8 @@ export async function stack(
     MCP_TOOL_CALL_COMPLETED,
     MCP_TOOL_CALL_FAILED,
     MCP_TOOL_DEFINITION_CHANGED,
+    MCP_SERVER_TOOLS_REJECTED,
+    MCP_SERVER_TOOLS_ACCEPTED,
   ] as const) {
     executor.events.on(name, (payload) => {
       const event = { event: name, ...payload };
@@ -95,7 +102,7 @@ export async function stack(
       recorded.lines.push(JSON.stringify(event));
     });
   }
-  return { manager, registry, policy, executor, recorded, logDir };
+  return { manager, registry, policy, executor, recorded, logDir, discovered };
 }
 
 /** Await a rejection and return the error (fails when the promise resolves). */

@@ -9,7 +9,12 @@ import {
 } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { invokeWithTools, type ToolLoopState } from "../../src/index.js";
+import {
+  invokeWithTools,
+  MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_STARTED,
+  type ToolLoopState,
+} from "../../src/index.js";
 import { ScriptedChatModel } from "../../src/testing/index.js";
 import { cleanup, rejectionOf, stack, tempDir } from "./harness.js";
 
@@ -75,9 +80,10 @@ describe("invokeWithTools with a scripted model against real servers", () => {
       { toolCalls: [{ name: "beta__echo", args: { text: "second round" } }] },
       "done",
     ]);
-    const started = performance.now();
+    const order: string[] = [];
+    executor.events.on(MCP_TOOL_CALL_STARTED, (e) => order.push(`start ${e.tool}`));
+    executor.events.on(MCP_TOOL_CALL_COMPLETED, (e) => order.push(`end ${e.tool}`));
     const result = await invokeWithTools(model, ask, { tools: registry.list(), executor, agent: "agent" });
-    const elapsed = performance.now() - started;
     expect(result.message.content).toBe("done");
     expect(result.rounds).toBe(2);
     expect(result.calls.map((c) => [c.tool, c.round, c.ok])).toEqual(
@@ -88,7 +94,8 @@ describe("invokeWithTools with a scripted model against real servers", () => {
         ["beta.echo", 2, true],
       ]),
     );
-    expect(elapsed).toBeLessThan(800 + 600); // two 400 ms sleeps ran side by side
+    // The calls of round 1 ran side by side: all three started before the first one ended.
+    expect(order.slice(0, 3).sort()).toEqual(["start alpha.add", "start alpha.sleep", "start beta.sleep"]);
     const contents = toolMessages(model.calls[2]?.messages ?? []).map((m) => m.content);
     expect(contents).toEqual(["slept 400 ms", "slept 400 ms", "3", "second round"]);
   });
@@ -137,11 +144,11 @@ describe("invokeWithTools with a scripted model against real servers", () => {
     ]);
     const result = await invokeWithTools(model, ask, { tools: registry.list(), executor, agent: "agent" });
     expect(result.message.content).toBe(
-      "recovered after: error:Error (TOOL_DENIED): Age | error:Error (UNKNOWN_TOOL): th",
+      "recovered after: error:Error (TOOL_DENIED): Age | error:Error (TOOL_NOT_FOUND): ",
     );
     expect(result.calls.map((c) => [c.tool, c.ok, c.errorCode])).toEqual([
       ["alpha.echo", false, "TOOL_DENIED"],
-      ["alpha__crash", false, "UNKNOWN_TOOL"],
+      ["alpha__crash", false, "TOOL_NOT_FOUND"],
     ]);
     expect(readCallLog(log)).toEqual([]);
   });
@@ -167,7 +174,7 @@ describe("invokeWithTools with a scripted model against real servers", () => {
     ]);
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("user pressed stop")), 200);
-    const started = performance.now();
+    // The 10 s sleep is not waited out: the server records the cancellation, and the model is not asked again.
     const error = await rejectionOf(
       invokeWithTools(model, ask, {
         tools: registry.list(),
@@ -176,7 +183,6 @@ describe("invokeWithTools with a scripted model against real servers", () => {
         signal: controller.signal,
       }),
     );
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(error.message).toMatch(/cancelled|user pressed stop|abort/i);
     expect(model.callCount).toBe(1);
     await expect.poll(() => readCallLog(log).some((e) => e.cancelled === "cancellable_sleep")).toBe(true);
