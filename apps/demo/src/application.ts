@@ -1,11 +1,19 @@
 // Everything the app needs, wired once: config → client manager → discovery → registry → policy → executor.
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import {
+  createWriteStream,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  type WriteStream,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_DEFINITION_CHANGED,
+  type MCPRejectedServer,
   MCPToolExecutor,
   registerDiscovered,
   syncRegistry,
@@ -14,6 +22,25 @@ import { discoverAll, MCPClientManager, type MCPDiscoveryResult } from "@agentfo
 import type { MCPConfig } from "@agentforge/mcp-config";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
+
+/** The tool-definition approvals (pins) of a state folder: kept across runs and processes. */
+export const APPROVALS_FILE = "tool-approvals.json";
+
+/** The state folder's approvals file is not a snapshot the registry can take over. */
+export class ApprovalsFileError extends Error {
+  readonly code = "APPROVALS_FILE_INVALID";
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(
+      `The tool-definition approvals in ${file} cannot be read (${cause instanceof Error ? cause.message : String(cause)}). ` +
+        "Fix or delete the file: deleting it trusts every tool's current definition again.",
+      { cause },
+    );
+    this.name = "ApprovalsFileError";
+  }
+}
 
 /** The roster shipped with the app. */
 export const SHIPPED_CONFIG = fileURLToPath(new URL("../config/mcp_servers.yaml", import.meta.url));
@@ -35,6 +62,7 @@ export interface ApplicationOptions {
 export class Application {
   readonly #audit: WriteStream;
   readonly #stopSync: () => void;
+  readonly #stopPins: () => void;
 
   private constructor(
     readonly config: MCPConfig,
@@ -46,9 +74,16 @@ export class Application {
     readonly discovery: MCPDiscoveryResult | undefined,
     audit: WriteStream,
     stopSync: () => void,
+    stopPins: () => void,
   ) {
     this.#audit = audit;
     this.#stopSync = stopSync;
+    this.#stopPins = stopPins;
+  }
+
+  /** Servers whose tool list the registry rejected (e.g. a tool name listed twice): none of their tools are callable. */
+  rejectedServers(): MCPRejectedServer[] {
+    return this.registry.rejectedServers().map(({ serverName, error }) => ({ serverName, error }));
   }
 
   static async create(options: ApplicationOptions = {}): Promise<Application> {
@@ -62,6 +97,9 @@ export class Application {
       logDir: join(stateDir, "logs", "mcp"),
     });
     const registry = new MCPToolRegistry();
+    // Pins survive a restart: a run resumed in a new process still detects a definition that changed.
+    const approvalsFile = join(stateDir, APPROVALS_FILE);
+    restoreApprovals(registry, approvalsFile);
     const policy = MCPPermissionPolicy.fromConfig(config, { pinToolDefinitions: true, registry });
     const executor = new MCPToolExecutor({ clientManager: manager, registry, policy });
     const audit = createWriteStream(join(stateDir, "audit.jsonl"), { flags: "a" });
@@ -79,13 +117,40 @@ export class Application {
         `${JSON.stringify({ at: event.timestamp, event: MCP_TOOL_DEFINITION_CHANGED, tool: event.tool, server: event.server })}\n`,
       );
     });
-    const stopSync = syncRegistry(manager, registry);
+    // A server whose tool list the registry refuses (a name listed twice, a name another server owns)
+    // loses its tools, with an audit line — whichever path handed the list over; the rest of the roster
+    // works on.
+    const stopAuditRejected = registry.on("serverRejected", ({ serverName, error, rejectedAt }) => {
+      audit.write(
+        `${JSON.stringify({ at: rejectedAt, event: "MCP_SERVER_TOOLS_REJECTED", server: serverName, errorCode: error.code, message: error.message })}\n`,
+      );
+    });
+    const stopRegistrySync = syncRegistry(manager, registry);
+    const stopSync = () => {
+      stopRegistrySync();
+      stopAuditRejected();
+    };
+    const saveApprovals = () => writeApprovals(registry, approvalsFile);
+    manager.on("toolsChanged", saveApprovals);
+    const stopPins = () => manager.off("toolsChanged", saveApprovals);
     let discovery: MCPDiscoveryResult | undefined;
     if (options.discover !== false) {
       discovery = await discoverAll(manager);
       registerDiscovered(registry, discovery);
+      saveApprovals();
     }
-    return new Application(config, manager, registry, policy, executor, stateDir, discovery, audit, stopSync);
+    return new Application(
+      config,
+      manager,
+      registry,
+      policy,
+      executor,
+      stateDir,
+      discovery,
+      audit,
+      stopSync,
+      stopPins,
+    );
   }
 
   /** The servers an agent's grants name (the only ones it could ever call). */
@@ -99,8 +164,36 @@ export class Application {
   /** Close every server connection and child process, and the audit log. */
   async shutdown(): Promise<void> {
     this.#stopSync();
+    this.#stopPins();
+    writeApprovals(this.registry, join(this.stateDir, APPROVALS_FILE));
     this.executor.dispose();
     await this.manager.closeAll();
     await new Promise<void>((done) => this.#audit.end(done));
+  }
+}
+
+function restoreApprovals(registry: MCPToolRegistry, file: string): void {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw new ApprovalsFileError(file, error);
+  }
+  try {
+    registry.restoreApprovals(JSON.parse(text));
+  } catch (error) {
+    throw new ApprovalsFileError(file, error);
+  }
+}
+
+/** Write the approvals atomically (owner-only); a read-only state folder must not fail a run. */
+function writeApprovals(registry: MCPToolRegistry, file: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, `${JSON.stringify(registry.exportApprovals(), null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, file);
+  } catch {
+    // The approvals stay in memory for this process.
   }
 }

@@ -125,7 +125,14 @@ describe("MCPToolRegistry", () => {
 
   it("hostile tool names are plain keys (no prototype pollution)", () => {
     const registry = new MCPToolRegistry();
-    const names = ["__proto__", "constructor", "toString", "hasOwnProperty"];
+    const names = [
+      "__proto__",
+      "constructor",
+      "toString",
+      "hasOwnProperty",
+      "not model safe/name with spaces",
+      "x".repeat(200),
+    ];
     registry.replaceServer(
       "evil",
       names.map((n) => tool("evil", n)),

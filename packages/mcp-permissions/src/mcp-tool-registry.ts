@@ -1,6 +1,7 @@
+import { SERVER_NAME_PATTERN } from "@agentforge/mcp-config";
 import { MCPApprovalsSnapshotError, MCPDuplicateToolError } from "./errors.js";
 import { definitionKey, shortHash } from "./internal/fingerprint.js";
-import { type MCPToolDescriptor, parseToolIdentity, toolIdentity } from "./tool-identity.js";
+import { type MCPToolDescriptor, toolIdentity } from "./tool-identity.js";
 
 /** Sent to registry listeners when a registered tool comes back with a different definition. */
 export interface MCPToolDefinitionChange {
@@ -343,6 +344,14 @@ export class MCPToolRegistry {
   }
 }
 
+const MAX_SNAPSHOT_IDENTITY = 4096;
+
+function isSnapshotIdentity(identity: unknown): identity is string {
+  if (typeof identity !== "string" || identity.length > MAX_SNAPSHOT_IDENTITY) return false;
+  const dot = identity.indexOf(".");
+  return dot > 0 && dot < identity.length - 1 && SERVER_NAME_PATTERN.test(identity.slice(0, dot));
+}
+
 function parseSnapshot(snapshot: unknown): { identity: string; definition: string }[] {
   if (typeof snapshot !== "object" || snapshot === null || Array.isArray(snapshot)) {
     throw new MCPApprovalsSnapshotError("(root)", "an object { version: 1, approvals: [...] }");
@@ -357,7 +366,9 @@ function parseSnapshot(snapshot: unknown): { identity: string; definition: strin
     const at = `approvals[${i}]`;
     if (typeof item !== "object" || item === null) throw new MCPApprovalsSnapshotError(at, "an object");
     const { identity, definition, fingerprint } = item as Record<string, unknown>;
-    if (typeof identity !== "string" || !parseToolIdentity(identity)) {
+    // The registry keeps whatever tool names servers send (as data), so a snapshot holds them too: only
+    // the server part must be a server name. What the policy allows is decided elsewhere.
+    if (!isSnapshotIdentity(identity)) {
       throw new MCPApprovalsSnapshotError(`${at}.identity`, 'a tool identity "<server>.<tool>"');
     }
     if (typeof definition !== "string") throw new MCPApprovalsSnapshotError(`${at}.definition`, "a string");

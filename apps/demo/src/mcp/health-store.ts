@@ -1,9 +1,11 @@
 // The last known health of each server, persisted in <stateDir>/mcp-health.json so `agentforge mcp list`
 // (which never connects) and a restarted `agentforge serve` can show it. Keyed by config file, then
-// server name. Written atomically; the last writer wins.
+// server name. Written atomically; the last writer wins. What is written is redacted again (defence in
+// depth: an error text may quote a server's stderr).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { HealthView } from "./mcp-views.js";
+import type { SecretRedactor } from "./secret-redactor.js";
 
 interface HealthFile {
   version: 1;
@@ -22,10 +24,12 @@ function isHealthView(value: unknown): value is HealthView {
 export class HealthStore {
   readonly file: string;
   readonly #key: string;
+  readonly #redactor: SecretRedactor | undefined;
 
-  constructor(stateDir: string, configPath: string) {
+  constructor(stateDir: string, configPath: string, redactor?: SecretRedactor) {
     this.file = join(resolve(stateDir), "mcp-health.json");
     this.#key = resolve(configPath);
+    this.#redactor = redactor;
   }
 
   #read(): HealthFile {
@@ -57,7 +61,8 @@ export class HealthStore {
     data.configs[this.#key] = records;
     mkdirSync(join(this.file, ".."), { recursive: true });
     const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
+    const text = `${JSON.stringify(data, null, 2)}\n`;
+    writeFileSync(temp, this.#redactor ? this.#redactor.redact(text) : text, { mode: 0o600 });
     renameSync(temp, this.file);
   }
 }

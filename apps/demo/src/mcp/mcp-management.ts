@@ -9,6 +9,7 @@ import { Application, SHIPPED_CONFIG } from "../application.js";
 import { HealthStore } from "./health-store.js";
 import {
   type ErrorView,
+  errorView,
   errorViewOf,
   type HealthReport,
   type HealthView,
@@ -108,9 +109,9 @@ export class MCPManagement {
     this.app = app;
     this.configPath = configPath;
     this.#env = env;
-    this.#store = new HealthStore(app.stateDir, configPath);
-    this.#health = this.#store.load();
     this.redactor = secretRedactor(app.config.servers, env, { extra: secrets, notSecret: MANAGED_VARIABLES });
+    this.#store = new HealthStore(app.stateDir, configPath, this.redactor);
+    this.#health = this.#store.load();
   }
 
   /** Load the config and wire the Application (no server is started until it is used). */
@@ -203,6 +204,15 @@ export class MCPManagement {
         try {
           const cached = options.cached ? this.app.manager.cachedTools(server) : undefined;
           const tools = cached ?? (await this.app.manager.listTools(server));
+          // The registry decides whether the list is usable (a name listed twice, or one another server
+          // owns, rejects the whole server); the rest of the roster is unaffected.
+          const rejected = this.app.registry.replaceServer(server, tools).rejected;
+          if (rejected) {
+            return {
+              status: { name: server, status: "rejected", toolCount: 0, error: errorViewOf(rejected) },
+              tools: [],
+            };
+          }
           return { status: { name: server, status: "ok", toolCount: tools.length, error: null }, tools };
         } catch (error) {
           return {
@@ -271,7 +281,7 @@ export class MCPManagement {
     const check = reset
       .then(() => manager.healthCheck(name))
       .then((health) => {
-        const view = healthView(health);
+        const view = this.#withRegistryVerdict(name, healthView(health));
         if (view.error) view.error = this.#withLogTail(name, view.error);
         this.#record(name, view);
         return view;
@@ -327,6 +337,25 @@ export class MCPManagement {
       servers,
       toolCount: discovery.tools.length,
       durationMs: Math.round(discovery.durationMs * 10) / 10,
+    };
+  }
+
+  /**
+   * A server that answers but whose tool list the registry rejects (a name listed twice, a name another
+   * server owns) is not healthy for an agent: none of its tools can be called. Said as such.
+   */
+  #withRegistryVerdict(name: string, view: HealthView): HealthView {
+    const tools = this.app.manager.cachedTools(name);
+    if (view.status !== "healthy" || !tools) return view;
+    const rejected = this.app.registry.replaceServer(name, tools).rejected;
+    if (!rejected) return view;
+    return {
+      ...view,
+      status: "unhealthy",
+      error: errorView(
+        rejected.code,
+        `${rejected.message} None of "${name}"'s tools can be called until the server lists each tool once.`,
+      ),
     };
   }
 

@@ -93,7 +93,8 @@ export interface ToolView {
 /** How listing one server's tools went. */
 export interface ServerToolsStatus {
   name: string;
-  status: "ok" | "failed";
+  /** `rejected`: the server answered, but its tool list breaks the registry's rules (none is callable). */
+  status: "ok" | "failed" | "rejected";
   toolCount: number;
   error: ErrorView | null;
 }

@@ -40,3 +40,15 @@ describe("secretRedactor", () => {
     expect(redactor.redact("abc /home/me/project")).toBe("abc /home/me/project");
   });
 });
+
+describe("secretRedactor forms", () => {
+  it("redacts a value's URL-encoded form and a value split across streamed chunks", () => {
+    const redactor = secretRedactor([stdio], { MY_TOKEN: "tok/en+value=1" });
+    expect(redactor.redact(`https://x/?t=${encodeURIComponent("tok/en+value=1")}`)).toBe(
+      "https://x/?t=[REDACTED]",
+    );
+    const stream = redactor.stream();
+    const out = stream.push("log line tok/en+") + stream.push("value=1 end\n") + stream.flush();
+    expect(out).toBe("log line [REDACTED] end\n");
+  });
+});
