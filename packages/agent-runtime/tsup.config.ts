@@ -2,5 +2,10 @@ import { libraryConfig } from "@agentforge/build-config/tsup";
 import { defineConfig } from "tsup";
 
 export default defineConfig(
-  libraryConfig({ index: "src/index.ts", otel: "src/otel/index.ts", testing: "src/testing/index.ts" }),
+  libraryConfig({
+    index: "src/index.ts",
+    langchain: "src/langchain/index.ts",
+    otel: "src/otel/index.ts",
+    testing: "src/testing/index.ts",
+  }),
 );

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ToolLoopState } from "@agentforge/agent-runtime";
+import type { ToolLoopState } from "@agentforge/agent-runtime/langchain";
 import { UsageError } from "../internal/usage-error.js";
 import type { Provider } from "./select-model.js";
 
@@ -16,6 +16,8 @@ export interface DocsRun {
   /** The folder documented (its real path). */
   folder: string;
   model: Provider;
+  /** The roster the run was started with (absolute path); `resume` uses it. Absent in older records. */
+  configPath?: string;
   maxRounds: number;
   status: RunStatus;
   createdAt: string;

@@ -1,5 +1,5 @@
 // One line per tool call on stderr: a live, rewritten line on a terminal, plain lines otherwise.
-import type { ToolCallRecord } from "@agentforge/agent-runtime";
+import type { ToolCallRecord } from "@agentforge/agent-runtime/langchain";
 
 export interface Progress {
   call(record: ToolCallRecord): void;
