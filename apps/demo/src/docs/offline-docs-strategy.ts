@@ -1,109 +1,43 @@
-// The offline "model" of the Documentation agent: a real tool-calling strategy (list, tree, read key files)
-// that writes the overview only from what the tools returned. Deterministic, so it runs in tests and with
-// no provider key — and resumable, since every decision is derived from the conversation alone.
+// The offline "model" of the Documentation agent: a real tool-calling strategy that surveys the folder
+// (listing and tree), reads its key files several per round, and writes the overview only from what the
+// tools returned. Deterministic, so it runs in tests and with no provider key — and resumable, since
+// every decision is derived from the conversation alone. The parsing pieces live in ./offline/.
 import type { ScriptContext, ScriptedReply, ScriptedToolCall } from "@agentforge/agent-runtime/testing";
-import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { pickKeyFiles } from "./offline/key-files.js";
+import {
+  DEPENDENCY_FOLDERS,
+  Inventory,
+  layoutLines,
+  parseListingReply,
+  parseTreeReply,
+} from "./offline/layout.js";
+import { type Manifest, parseManifest } from "./offline/manifests.js";
+import { readmePurpose, readmeTitle } from "./offline/readme.js";
+import { runCommands } from "./offline/run-commands.js";
+import { docComment, summarizeFile } from "./offline/summarize-file.js";
+import { type ToolOutcome, toolOutcomes } from "./offline/tool-outcomes.js";
 
-const EXCLUDE = [
-  ".git",
-  "node_modules",
-  "dist",
-  "build",
-  "coverage",
-  ".agentforge",
-  ".turbo",
-  ".venv",
-  "__pycache__",
-  "target",
-];
-const KEY_FILE_PRIORITY: [RegExp, number][] = [
-  [/^readme(\.[a-z]+)?$/i, 0],
-  [/^package\.json$/, 1],
-  [/^(pyproject\.toml|setup\.py|cargo\.toml|go\.mod|pom\.xml|build\.gradle|gemfile|composer\.json)$/i, 1],
-  [/^(makefile|justfile|taskfile\.ya?ml)$/i, 2],
-  [/^(dockerfile|docker-compose\.ya?ml|compose\.ya?ml)$/i, 3],
-  [/^(requirements\.txt|tsconfig\.json|\.env\.example)$/i, 4],
-  [/^(index|main|app|cli|server)\.(ts|js|mjs|cjs|py|go|rs|rb|java)$/i, 5],
-];
-const MAX_KEY_FILES = 8;
-const HEAD_LINES = 60;
+/** The fixed budget of one run: tool calls, characters of replies, calls per round, files read. */
+export const OFFLINE_BUDGET = {
+  maxCalls: 30,
+  maxReplyChars: 240_000,
+  /** Worst case of one reply (the executor's 8,000-character bound and its marker). */
+  replyReserve: 8_100,
+  /** Ten at most: more concurrent calls on one signal make Node warn about abort listeners. */
+  callsPerRound: 10,
+  maxFilesRead: 14,
+  /** Reads made while the layout is still incomplete (the rest wait for the folders' own trees). */
+  earlyReads: 6,
+  /** Folders (other than the root) walked or listed when the root's tree did not hold them. */
+  maxFolderCalls: 10,
+  folderCallsPerRound: 5,
+  dependencyListsPerRound: 2,
+  headLines: 60,
+  readmeHeadLines: 120,
+} as const;
 
-/** One entry of the filesystem server's directory_tree JSON. */
-interface TreeEntry {
-  name: string;
-  type: "file" | "directory";
-  children?: TreeEntry[];
-}
-
-interface ToolOutcome {
-  tool: string;
-  args: Record<string, unknown>;
-  text: string;
-  ok: boolean;
-}
-
-/** Pair every tool result with the call that produced it. */
-function outcomes(messages: readonly BaseMessage[]): ToolOutcome[] {
-  const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
-  const out: ToolOutcome[] = [];
-  for (const message of messages) {
-    if (message instanceof AIMessage)
-      for (const call of message.tool_calls ?? []) if (call.id) calls.set(call.id, call);
-    if (message instanceof ToolMessage) {
-      const call = calls.get(message.tool_call_id);
-      out.push({
-        tool: call?.name ?? String(message.name),
-        args: call?.args ?? {},
-        text: typeof message.content === "string" ? message.content : JSON.stringify(message.content),
-        ok: message.status !== "error",
-      });
-    }
-  }
-  return out;
-}
-
-function parseTree(text: string): TreeEntry[] | undefined {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return Array.isArray(parsed) ? (parsed as TreeEntry[]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Flatten a tree into relative paths of files. */
-function filesOf(entries: readonly TreeEntry[], prefix = ""): string[] {
-  return entries.flatMap((entry) =>
-    entry.type === "directory"
-      ? filesOf(entry.children ?? [], `${prefix}${entry.name}/`)
-      : [`${prefix}${entry.name}`],
-  );
-}
-
-/** `[FILE] a` / `[DIR] b` lines of list_directory, as relative paths. */
-function filesFromListing(text: string): string[] {
-  return text
-    .split("\n")
-    .map((line) => /^\[FILE\]\s+(.+)$/.exec(line.trim())?.[1])
-    .filter((name): name is string => Boolean(name));
-}
-
-function keyFiles(files: readonly string[]): string[] {
-  const ranked = files
-    .map((file) => {
-      const base = file.split("/").at(-1) ?? file;
-      const depth = file.split("/").length - 1;
-      const rank = KEY_FILE_PRIORITY.find(([pattern]) => pattern.test(base))?.[1];
-      return { file, score: rank === undefined ? Number.POSITIVE_INFINITY : rank * 10 + depth * 3 };
-    })
-    .filter((f) => Number.isFinite(f.score) && f.file.split("/").length <= 2)
-    .sort((a, b) => a.score - b.score || a.file.localeCompare(b.file));
-  return ranked.slice(0, MAX_KEY_FILES).map((f) => f.file);
-}
-
-function find(tools: readonly { name: string }[], suffix: string): string | undefined {
-  return tools.find((t) => t.name.endsWith(`__${suffix}`))?.name;
-}
+/** Patterns given to directory_tree: dependency and build folders are counted, never walked. */
+export const TREE_EXCLUDES: readonly string[] = DEPENDENCY_FOLDERS;
 
 /** Options of `createOfflineDocsStrategy`. */
 export interface OfflineDocsOptions {
@@ -113,215 +47,250 @@ export interface OfflineDocsOptions {
   fallbackName: string;
 }
 
+function find(tools: readonly { name: string }[], suffix: string): string | undefined {
+  return tools.find((t) => t.name.endsWith(`__${suffix}`))?.name;
+}
+
+/** What the conversation so far says about the folder. */
+interface Knowledge {
+  inventory: Inventory;
+  /** Relative path → the read's outcome, in reading order. */
+  reads: Map<string, { ok: boolean; text: string }>;
+  /** `tool|path` of every call made. */
+  made: Set<string>;
+  calls: number;
+  replyChars: number;
+  outcomes: ToolOutcome[];
+}
+
+function learn(outcomes: ToolOutcome[], root: string): Knowledge {
+  const base = root.replace(/\/+$/, "");
+  const relative = (path: unknown) => {
+    const text = String(path ?? "");
+    if (text === base || text === `${base}/` || text === "." || text === "") return "";
+    return text.startsWith(`${base}/`) ? text.slice(base.length + 1).replace(/\/+$/, "") : text;
+  };
+  const knowledge: Knowledge = {
+    inventory: new Inventory(),
+    reads: new Map(),
+    made: new Set(),
+    calls: outcomes.length,
+    replyChars: 0,
+    outcomes,
+  };
+  for (const outcome of outcomes) {
+    knowledge.replyChars += outcome.text.length;
+    const path = relative(outcome.args.path);
+    const kind = outcome.tool.split("__").at(-1) ?? outcome.tool;
+    knowledge.made.add(`${kind}|${path}`);
+    if (!outcome.ok) {
+      if (kind === "read_text_file") knowledge.reads.set(path, { ok: false, text: outcome.text });
+      continue;
+    }
+    if (kind === "list_directory") knowledge.inventory.addListing(path, parseListingReply(outcome.text));
+    else if (kind === "directory_tree") {
+      const tree = parseTreeReply(outcome.text);
+      if (tree) knowledge.inventory.addTree(path, tree);
+    } else if (kind === "read_text_file") knowledge.reads.set(path, { ok: true, text: outcome.text });
+  }
+  return knowledge;
+}
+
+/**
+ * The next round's calls, within the budget: first the folders the root's tree did not hold (a tree of
+ * each, then a listing of those still cut), then dependency folders to count, then key-file reads — a
+ * few while the layout is still incomplete (better candidates may turn up), the rest once it is known.
+ */
+function nextCalls(knowledge: Knowledge, tools: ScriptContext["tools"], root: string): ScriptedToolCall[] {
+  const abs = (relative: string) => (relative ? `${root.replace(/\/+$/, "")}/${relative}` : root);
+  const readText = find(tools, "read_text_file");
+  const tree = find(tools, "directory_tree");
+  const listing = find(tools, "list_directory");
+  const budget = OFFLINE_BUDGET;
+  const room = Math.min(
+    budget.callsPerRound,
+    budget.maxCalls - knowledge.calls,
+    Math.floor((budget.maxReplyChars - knowledge.replyChars) / budget.replyReserve),
+  );
+  if (room <= 0) return [];
+  const calls: ScriptedToolCall[] = [];
+  const { inventory, made } = knowledge;
+  const folderCallsMade = [...made].filter((m) => /^(directory_tree|list_directory)\|./.test(m)).length;
+  let folderRoom = Math.min(budget.folderCallsPerRound, budget.maxFolderCalls - folderCallsMade);
+  for (const folder of inventory.incompleteFolders()) {
+    if (folderRoom <= 0 || folder.split("/").length > 2) break;
+    if (tree && !made.has(`directory_tree|${folder}`)) {
+      calls.push({ name: tree, args: { path: abs(folder), excludePatterns: [...TREE_EXCLUDES] } });
+      folderRoom--;
+    } else if (listing && !made.has(`list_directory|${folder}`)) {
+      calls.push({ name: listing, args: { path: abs(folder) } });
+      folderRoom--;
+    }
+  }
+  if (listing) {
+    const uncounted = [...inventory.dependencies].filter(
+      ([path, info]) =>
+        info.count === undefined && !path.includes("/") && !made.has(`list_directory|${path}`),
+    );
+    for (const [path] of uncounted.slice(0, budget.dependencyListsPerRound))
+      calls.push({ name: listing, args: { path: abs(path) } });
+  }
+  if (readText) {
+    const readSoFar = knowledge.reads.size;
+    const limit = inventory.isWhole()
+      ? budget.maxFilesRead
+      : Math.min(budget.maxFilesRead, readSoFar + budget.earlyReads);
+    const wanted = pickKeyFiles(inventory.files(), budget.maxFilesRead).filter(
+      (file) => !made.has(`read_text_file|${file}`),
+    );
+    for (const file of wanted.slice(0, Math.max(0, limit - readSoFar))) {
+      const base = file.split("/").at(-1) ?? file;
+      const whole = /\.(json|toml|mod|cfg|ya?ml)$/.test(base);
+      const head = /^readme/i.test(base) ? budget.readmeHeadLines : budget.headLines;
+      calls.push({ name: readText, args: whole ? { path: abs(file) } : { path: abs(file), head } });
+    }
+  }
+  return calls.slice(0, room);
+}
+
 /** The step function for `ScriptedChatModel`: decides each reply from the conversation so far. */
 export function createOfflineDocsStrategy(options: OfflineDocsOptions) {
   const { root } = options;
-  const abs = (relative: string) => `${root.replace(/\/$/, "")}/${relative}`;
   return (context: ScriptContext): ScriptedReply => {
-    const done = outcomes(context.messages);
+    const outcomes = toolOutcomes(context.messages);
+    const knowledge = learn(outcomes, root);
     const tools = context.tools;
+    // Without tools (the budget is spent, or nothing was granted), write with what we have.
+    if (tools.length === 0) return compose(knowledge, options);
     const thinking = find(tools, "sequentialthinking");
-    const readText = find(tools, "read_text_file");
     const tree = find(tools, "directory_tree");
     const listing = find(tools, "list_directory");
-    // Without tools (the budget is spent, or nothing was granted), write with what we have.
-    if (tools.length === 0) return compose(done, options);
-    const calls: ScriptedToolCall[] = [];
-    if (done.length === 0) {
+    if (outcomes.length === 0) {
+      const calls: ScriptedToolCall[] = [];
       if (listing) calls.push({ name: listing, args: { path: root } });
-      if (tree) calls.push({ name: tree, args: { path: root, excludePatterns: EXCLUDE } });
-      if (thinking) {
+      if (tree) calls.push({ name: tree, args: { path: root, excludePatterns: [...TREE_EXCLUDES] } });
+      if (thinking && calls.length > 0) {
         calls.push({
           name: thinking,
           args: {
             thought: `Plan for ${options.fallbackName}: survey the layout, read the key files, then write purpose, layout, key files and how to run.`,
             thoughtNumber: 1,
-            totalThoughts: 2,
-            nextThoughtNeeded: true,
-          },
-        });
-      }
-      if (calls.length > 0) return { content: "Surveying the folder first.", toolCalls: calls };
-      return compose(done, options);
-    }
-    const alreadyRead = done.some((o) => o.tool === readText);
-    if (!alreadyRead && readText) {
-      const files = surveyedFiles(done, tree, listing);
-      for (const file of keyFiles(files))
-        calls.push({ name: readText, args: { path: abs(file), head: HEAD_LINES } });
-      if (thinking && calls.length > 0) {
-        calls.push({
-          name: thinking,
-          args: {
-            thought: `Key files to read: ${calls.map((c) => String(c.args.path).slice(root.length + 1)).join(", ")}.`,
-            thoughtNumber: 2,
-            totalThoughts: 2,
+            totalThoughts: 1,
             nextThoughtNeeded: false,
           },
         });
       }
-      if (calls.length > 0) return { content: "Reading the key files.", toolCalls: calls };
+      if (calls.length > 0) return { content: "Surveying the folder first.", toolCalls: calls };
+      return compose(knowledge, options);
     }
-    return compose(done, options);
+    const calls = nextCalls(knowledge, tools, root);
+    if (calls.length > 0) return { content: "Reading the key files.", toolCalls: calls };
+    return compose(knowledge, options);
   };
 }
 
-function surveyedFiles(
-  done: readonly ToolOutcome[],
-  tree: string | undefined,
-  listing: string | undefined,
-): string[] {
-  const treeText = done.find((o) => o.tool === tree && o.ok)?.text;
-  const parsed = treeText ? parseTree(treeText) : undefined;
-  if (parsed) return filesOf(parsed);
-  const listText = done.find((o) => o.tool === listing && o.ok)?.text;
-  return listText ? filesFromListing(listText) : [];
-}
-
-function firstParagraph(markdown: string): string | undefined {
-  const paragraphs = markdown
-    .replace(/```[\s\S]*?```/g, "")
-    .split(/\n\s*\n/)
-    .map((p) => p.trim())
-    .filter((p) => p && !p.startsWith("#") && !p.startsWith("![") && !p.startsWith("[!["));
-  return paragraphs[0]?.replace(/\s+/g, " ");
-}
-
-function readmeSection(markdown: string, names: RegExp): string | undefined {
-  const lines = markdown.split("\n");
-  const start = lines.findIndex((line) => /^#{1,4}\s/.test(line) && names.test(line));
-  if (start === -1) return undefined;
-  const level = /^(#+)/.exec(lines[start] ?? "")?.[1]?.length ?? 2;
-  const body: string[] = [];
-  for (const line of lines.slice(start + 1)) {
-    const heading = /^(#+)\s/.exec(line);
-    if (heading?.[1] && heading[1].length <= level) break;
-    body.push(line);
+function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
+  const { inventory, reads } = knowledge;
+  const okReads = new Map([...reads].filter(([, r]) => r.ok).map(([file, r]) => [file, r.text]));
+  const manifests = new Map<string, Manifest>();
+  for (const [file, text] of okReads) {
+    const manifest = parseManifest(file, text);
+    if (manifest) manifests.set(file, manifest);
   }
-  const text = body.join("\n").trim();
-  return text || undefined;
-}
+  const readmeFile = [...okReads.keys()].find((f) => /^readme(\.[a-z]+)?$/i.test(f));
+  const readme = readmeFile ? okReads.get(readmeFile) : undefined;
+  const rootManifest = [
+    "package.json",
+    "pyproject.toml",
+    "Cargo.toml",
+    "composer.json",
+    "go.mod",
+    "setup.cfg",
+  ]
+    .map((f) => manifests.get(f))
+    .find((m) => m !== undefined);
+  const files = inventory.files();
+  const whole = inventory.isWhole();
 
-function describeFile(file: string, content: string): string {
-  let text = content;
-  const base = file.split("/").at(-1) ?? file;
-  if (base === "package.json") {
-    try {
-      const pkg = JSON.parse(text) as { name?: string; version?: string; description?: string };
-      return [`npm package \`${pkg.name ?? "?"}\`${pkg.version ? ` ${pkg.version}` : ""}`, pkg.description]
-        .filter(Boolean)
-        .join(": ");
-    } catch {
-      return "npm manifest";
-    }
+  const title = (readme ? readmeTitle(readme) : undefined) ?? rootManifest?.name ?? options.fallbackName;
+  let purpose = readme ? readmePurpose(readme) : undefined;
+  if (!purpose) {
+    const described = [...manifests.values()].find((m) => !m.file.includes("/") && m.description);
+    if (described?.description) purpose = `${described.description} (from \`${described.file}\`)`;
   }
-  text = text.replace(/^#!.*\n/, ""); // a shebang is not a description
-  const heading = /^#\s+(.+)$/m.exec(text)?.[1];
-  if (heading) return heading.trim();
-  const comment = /^\s*(?:\/\/|#|\/\*+|\*|"""|''')\s*(.{8,})$/m.exec(text)?.[1];
-  if (comment) return comment.replace(/\*\/\s*$/, "").trim();
-  const first = text.split("\n").find((line) => line.trim().length > 0);
-  return first ? `starts with \`${first.trim().slice(0, 80)}\`` : "empty";
-}
-
-function layoutLines(entries: readonly TreeEntry[]): string[] {
-  const lines: string[] = [];
-  const sorted = [...entries].sort((a, b) =>
-    a.type === b.type ? a.name.localeCompare(b.name) : a.type === "directory" ? -1 : 1,
-  );
-  for (const entry of sorted) {
-    if (entry.type === "directory") {
-      const files = filesOf(entry.children ?? []).length;
-      lines.push(`${entry.name}/  (${files} file${files === 1 ? "" : "s"})`);
-      const children = [...(entry.children ?? [])].sort((a, b) => a.name.localeCompare(b.name));
-      for (const child of children.slice(0, 8))
-        lines.push(`  ${child.name}${child.type === "directory" ? "/" : ""}`);
-      if (children.length > 8) lines.push(`  … ${children.length - 8} more`);
-    } else {
-      lines.push(entry.name);
-    }
+  if (!purpose && manifests.has("go.mod")) {
+    const doc = [...okReads]
+      .filter(([file]) => file.endsWith(".go"))
+      .map(([file, text]) => docComment(file, text))
+      .find((d) => d !== undefined);
+    if (doc) purpose = `${doc} (from the package doc comment)`;
   }
-  return lines;
-}
-
-function compose(done: readonly ToolOutcome[], options: OfflineDocsOptions): string {
-  const treeOutcome = done.find((o) => o.tool.endsWith("__directory_tree") && o.ok);
-  const tree = treeOutcome ? parseTree(treeOutcome.text) : undefined;
-  const listingText = done.find((o) => o.tool.endsWith("__list_directory") && o.ok)?.text;
-  const files = tree ? filesOf(tree) : listingText ? filesFromListing(listingText) : [];
-  const reads = done
-    .filter((o) => o.tool.endsWith("__read_text_file"))
-    .map((o) => ({
-      file: String(o.args.path ?? "").slice(options.root.replace(/\/$/, "").length + 1),
-      text: o.text,
-      ok: o.ok,
-    }));
-  const okReads = reads.filter((r) => r.ok);
-  const readme = okReads.find((r) => /^readme(\.[a-z]+)?$/i.test(r.file));
-  const pkgRead = okReads.find((r) => r.file === "package.json");
-  let pkg: { name?: string; description?: string; scripts?: Record<string, string> } | undefined;
-  try {
-    pkg = pkgRead ? JSON.parse(pkgRead.text) : undefined;
-  } catch {
-    pkg = undefined;
+  if (!purpose) {
+    const names = [...inventory.dependencies.keys()].map((p) => `\`${p}/\``);
+    purpose =
+      files.length > 0
+        ? `A folder of ${whole ? "" : "at least "}${files.length} file${files.length === 1 ? "" : "s"}${kindsNote(files)}; no README or manifest among the files read describes it.`
+        : names.length > 0
+          ? `A folder holding only dependency and build folders (${names.join(", ")}); nothing in it describes a project.`
+          : inventory.surveyed
+            ? "An empty folder."
+            : "The folder could not be listed, so nothing describes it.";
   }
-  const title =
-    pkg?.name ?? (readme ? /^#\s+(.+)$/m.exec(readme.text)?.[1]?.trim() : undefined) ?? options.fallbackName;
-  const purpose =
-    (readme ? firstParagraph(readme.text) : undefined) ??
-    pkg?.description ??
-    `A folder of ${files.length} file${files.length === 1 ? "" : "s"}; no README or manifest describes it.`;
 
   const out: string[] = [`# ${title}`, "", "## Purpose", "", purpose, ""];
-  out.push("## Layout", "");
-  if (tree && tree.length > 0) out.push("```text", ...layoutLines(tree), "```", "");
-  else if (files.length > 0) out.push(...files.slice(0, 30).map((f) => `- \`${f}\``), "");
-  else out.push("The folder could not be listed.", "");
+  out.push("## Layout", "", ...layoutLines(inventory), "");
 
   out.push("## Key files", "");
-  if (reads.length === 0) out.push("No file was read.");
-  for (const read of reads) {
+  if (reads.size === 0) out.push("No file was read.");
+  for (const [file, read] of reads) {
     out.push(
       read.ok
-        ? `- \`${read.file}\` — ${describeFile(read.file, read.text)}`
-        : `- \`${read.file}\` — could not be read (${read.text.split("\n")[0]})`,
+        ? `- \`${file}\` — ${summarizeFile(file, read.text)}`
+        : `- \`${file}\` — could not be read (${read.text.split("\n")[0]})`,
     );
   }
   out.push("");
 
   out.push("## How to run", "");
-  const how: string[] = [];
-  const scripts = Object.entries(pkg?.scripts ?? {});
-  if (scripts.length > 0) {
-    how.push("Install the dependencies with `npm install`, then:", "");
-    for (const [name, command] of scripts) how.push(`- \`npm run ${name}\` — runs \`${command}\``);
-  }
-  const makefile = okReads.find((r) => /^makefile$/i.test(r.file));
-  if (makefile) {
-    const targets = [...makefile.text.matchAll(/^([A-Za-z0-9_.-]+):(?!=)/gm)]
-      .map((m) => m[1])
-      .filter((t) => t && !t.startsWith("."));
-    if (targets.length > 0) how.push(`- Make targets: ${targets.map((t) => `\`make ${t}\``).join(", ")}`);
-  }
-  const usage = readme
-    ? readmeSection(readme.text, /usage|getting started|quick ?start|run|install/i)
-    : undefined;
-  if (usage) how.push("", "From the README:", "", usage);
-  out.push(...(how.length > 0 ? how : ["Nothing in the files read says how to run it."]), "");
+  const { managers, commands } = runCommands({ files, reads: okReads, manifests });
+  if (managers.length > 0)
+    out.push(`Package manager: ${managers.map((m) => `${m.name} (from \`${m.evidence}\`)`).join(", ")}.`, "");
+  if (commands.length === 0) out.push("Nothing in the files read says how to run it.");
+  for (const command of commands.slice(0, 30))
+    out.push(`- \`${command.command}\`${command.note ? ` — ${command.note}` : ""} (${command.source})`);
+  if (commands.length > 30) out.push(`- … ${commands.length - 30} more`);
+  out.push("");
 
-  const byExtension = new Map<string, number>();
-  for (const file of files) {
-    const ext = /\.([A-Za-z0-9]+)$/.exec(file)?.[1]?.toLowerCase() ?? "(none)";
-    byExtension.set(ext, (byExtension.get(ext) ?? 0) + 1);
-  }
-  const kinds = [...byExtension.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   out.push("## At a glance", "");
   out.push(
-    `- ${files.length} file${files.length === 1 ? "" : "s"}${kinds.length > 0 ? `: ${kinds.map(([ext, n]) => `${n} × ${ext}`).join(", ")}` : ""}`,
+    files.length > 0
+      ? `- ${whole ? "" : "at least "}${files.length} file${files.length === 1 ? "" : "s"}${extensionCounts(files)}`
+      : "- No files outside dependency and build folders",
   );
-  const toolNames = [...new Set(done.map((o) => o.tool.replace("__", ".")))];
+  const toolNames = [...new Set(knowledge.outcomes.map((o) => o.tool.replace("__", ".")))];
   out.push(
-    `- Written offline from ${done.length} MCP tool call${done.length === 1 ? "" : "s"}: ${toolNames.join(", ")}`,
+    `- Written offline from ${knowledge.calls} MCP tool call${knowledge.calls === 1 ? "" : "s"}: ${toolNames.join(", ")}`,
   );
   return `${out.join("\n").trimEnd()}\n`;
+}
+
+function byExtension(files: readonly string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const file of files) {
+    const ext = /\.([A-Za-z0-9]+)$/.exec(file.split("/").at(-1) ?? "")?.[1]?.toLowerCase() ?? "(none)";
+    counts.set(ext, (counts.get(ext) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+function extensionCounts(files: readonly string[]): string {
+  const kinds = byExtension(files);
+  return kinds.length > 0 ? `: ${kinds.map(([ext, n]) => `${n} × ${ext}`).join(", ")}` : "";
+}
+
+function kindsNote(files: readonly string[]): string {
+  const top = byExtension(files)
+    .filter(([ext]) => ext !== "(none)")
+    .slice(0, 3);
+  return top.length > 0 ? ` (mostly ${top.map(([ext]) => `.${ext}`).join(", ")})` : "";
 }

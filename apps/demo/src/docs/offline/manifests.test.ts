@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { javascriptManager, packageManagersFrom } from "./lockfiles.js";
+import { describeManifest, parseManifest } from "./manifests.js";
+
+describe("manifests", () => {
+  it("package.json, even when the read was cut", () => {
+    const text = JSON.stringify(
+      {
+        name: "@s/app",
+        version: "1.0.0",
+        description: "An app.",
+        bin: "./cli.js",
+        scripts: { dev: "vite" },
+        dependencies: { a: "1" },
+      },
+      null,
+      2,
+    );
+    const cut = `${text.slice(0, text.indexOf('"dependencies"') + 10)}... [40 characters truncated]`;
+    const manifest = parseManifest("package.json", cut);
+    expect(manifest).toMatchObject({
+      name: "@s/app",
+      description: "An app.",
+      scripts: [["dev", "vite"]],
+      bins: [["app", "./cli.js"]],
+    });
+    expect(describeManifest(manifest!)).toBe("npm package `@s/app` 1.0.0: An app.");
+  });
+
+  it("pyproject.toml: [project] and [project.scripts], or Poetry's tables", () => {
+    const pep621 =
+      '[project]\nname = "tidecalc"\nversion = "0.4.1"\ndescription = "Tide maths."\ndependencies = [\n  "numpy",\n]\n\n[project.scripts]\ntidecalc = "tidecalc.cli:main"\n';
+    expect(parseManifest("pyproject.toml", pep621)).toMatchObject({
+      kind: "Python project",
+      name: "tidecalc",
+      description: "Tide maths.",
+      bins: [["tidecalc", "tidecalc.cli:main"]],
+    });
+    const poetry =
+      '[tool.poetry]\nname = \'old\'\ndescription = """Multi\nline."""\n[tool.poetry.scripts]\nold = \'old:run\'\n';
+    expect(parseManifest("pyproject.toml", poetry)).toMatchObject({
+      name: "old",
+      description: "Multi\nline.",
+      bins: [["old", "old:run"]],
+    });
+  });
+
+  it("Cargo.toml with [[bin]] tables, go.mod, composer.json, pnpm-workspace.yaml", () => {
+    const cargo =
+      '[package]\nname = "tide"\ndescription = "Tides."  # short\n\n[[bin]]\nname = "a"\npath = "src/a.rs"\n\n[[bin]]\nname = "b"\n';
+    expect(parseManifest("Cargo.toml", cargo)).toMatchObject({
+      name: "tide",
+      description: "Tides.",
+      bins: [
+        ["a", "src/a.rs"],
+        ["b", ""],
+      ],
+    });
+    expect(parseManifest("go.mod", "module example.invalid/x\n\ngo 1.22\n")).toMatchObject({
+      name: "example.invalid/x",
+      version: "go 1.22",
+    });
+    expect(
+      parseManifest(
+        "composer.json",
+        '{"name": "v/p", "description": "PHP.", "scripts": {"test": "phpunit"}}',
+      ),
+    ).toMatchObject({
+      kind: "PHP package",
+      scripts: [["test", "phpunit"]],
+    });
+    const workspace = parseManifest(
+      "pnpm-workspace.yaml",
+      "packages:\n  - packages/*\n  - 'apps/*'\ncatalog:\n  a: 1\n",
+    );
+    expect(describeManifest(workspace!)).toBe("pnpm workspace: `packages/*`, `apps/*`");
+    expect(parseManifest("notes.txt", "x")).toBeUndefined();
+  });
+});
+
+describe("the package manager from the lockfile", () => {
+  it.each([
+    ["pnpm-lock.yaml", "pnpm", "pnpm install"],
+    ["yarn.lock", "Yarn", "yarn install"],
+    ["package-lock.json", "npm", "npm ci"],
+    ["bun.lockb", "Bun", "bun install"],
+    ["bun.lock", "Bun", "bun install"],
+    ["uv.lock", "uv", "uv sync"],
+    ["poetry.lock", "Poetry", "poetry install"],
+    ["Cargo.lock", "Cargo", "cargo build"],
+    ["go.sum", "Go modules", "go mod download"],
+    ["composer.lock", "Composer", "composer install"],
+  ])("%s → %s", (lockfile, name, install) => {
+    expect(packageManagersFrom(["README.md", lockfile])).toMatchObject([
+      { name, install, evidence: lockfile },
+    ]);
+  });
+
+  it("JavaScript scripts run with the lockfile's manager, else packageManager, else npm", () => {
+    expect(javascriptManager(["pnpm-lock.yaml"]).run?.("build")).toBe("pnpm run build");
+    expect(javascriptManager([], "yarn@4.1.0")).toMatchObject({
+      name: "Yarn",
+      evidence: "package.json packageManager",
+    });
+    expect(javascriptManager([])).toMatchObject({ name: "npm", install: "npm install" });
+  });
+});

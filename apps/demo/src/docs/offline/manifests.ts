@@ -1,0 +1,217 @@
+// Project manifests read from their text (whole or cut by a read bound): package.json, pyproject.toml,
+// Cargo.toml, go.mod, composer.json and pnpm-workspace.yaml — name, description, scripts and entry points.
+import { parsePartialJson } from "./partial-json.js";
+
+/** What a manifest says about its project. */
+export interface Manifest {
+  /** The manifest's file name (`package.json`, …). */
+  file: string;
+  /** What kind of project it declares, for the key-file line (`npm package`, `Python project`, …). */
+  kind: string;
+  name?: string;
+  version?: string;
+  description?: string;
+  /** Named scripts: name → command (package.json and composer.json `scripts`). */
+  scripts: [string, string][];
+  /** Installed commands: name → target (`bin`, `[project.scripts]`, `[[bin]]`). */
+  bins: [string, string][];
+  /** Workspace package globs (pnpm-workspace.yaml, package.json `workspaces`, Cargo `[workspace]`). */
+  workspaces: string[];
+  /** package.json `packageManager`, e.g. `pnpm@9.1.0`. */
+  packageManager?: string;
+}
+
+/** File names read as manifests. */
+export const MANIFEST_FILES = [
+  "package.json",
+  "pyproject.toml",
+  "Cargo.toml",
+  "go.mod",
+  "composer.json",
+  "setup.cfg",
+  "pnpm-workspace.yaml",
+] as const;
+
+const str = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
+
+function pairs(value: unknown, fallbackName?: string): [string, string][] {
+  if (typeof value === "string" && fallbackName) return [[fallbackName, value]];
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]): [string, string][] =>
+    typeof v === "string"
+      ? [[k, v]]
+      : Array.isArray(v)
+        ? [[k, v.filter((x) => typeof x === "string").join(" && ")]]
+        : [],
+  );
+}
+
+function jsonManifest(file: string, kind: string, text: string): Manifest {
+  const parsed = parsePartialJson(text.replace(/\.\.\. \[\d+ characters truncated\]\s*$/, ""));
+  const data = (typeof parsed.value === "object" && parsed.value !== null ? parsed.value : {}) as Record<
+    string,
+    unknown
+  >;
+  const name = str(data.name);
+  const workspaces = Array.isArray(data.workspaces)
+    ? data.workspaces
+    : (data.workspaces as { packages?: unknown } | undefined)?.packages;
+  const manifest: Manifest = {
+    file,
+    kind,
+    scripts: pairs(data.scripts),
+    bins: pairs(data.bin, name?.replace(/^@[^/]+\//, "")),
+    workspaces: Array.isArray(workspaces) ? workspaces.filter((w): w is string => typeof w === "string") : [],
+  };
+  if (name) manifest.name = name;
+  if (str(data.version)) manifest.version = str(data.version);
+  if (str(data.description)) manifest.description = str(data.description);
+  if (str(data.packageManager)) manifest.packageManager = str(data.packageManager);
+  return manifest;
+}
+
+/** A TOML file's `key = "string"` values by section (`""` for the top), enough for manifests. */
+export function tomlSections(text: string): Map<string, Map<string, string>> {
+  const sections = new Map<string, Map<string, string>>([["", new Map()]]);
+  let current = sections.get("") as Map<string, string>;
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] as string).trim();
+    const header = /^\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line);
+    if (header?.[1]) {
+      // Each `[[bin]]` table gets its own section name: bin#0, bin#1, …
+      let name = header[1].replace(/\s+/g, "").replace(/"/g, "");
+      if (line.startsWith("[[")) {
+        let n = 0;
+        while (sections.has(`${name}#${n}`)) n++;
+        name = `${name}#${n}`;
+      }
+      current = sections.get(name) ?? new Map();
+      sections.set(name, current);
+      continue;
+    }
+    const pair = /^("?[\w.-]+"?)\s*=\s*(.*)$/.exec(line);
+    if (!pair?.[1]) continue;
+    let value = (pair[2] ?? "").trim();
+    if (value.startsWith('"""') || value.startsWith("'''")) {
+      const quote = value.slice(0, 3);
+      let body = value.slice(3);
+      while (!body.includes(quote) && i + 1 < lines.length) body += `\n${lines[++i]}`;
+      value = body.slice(0, body.includes(quote) ? body.indexOf(quote) : undefined).trim();
+    } else {
+      const quoted = /^"((?:[^"\\]|\\.)*)"|^'([^']*)'/.exec(value);
+      if (quoted) value = quoted[1] !== undefined ? quoted[1].replace(/\\(.)/g, "$1") : (quoted[2] ?? "");
+      else if (value.startsWith("[")) {
+        // An array, possibly over several lines: keep its string items, comma-separated.
+        let body = value;
+        while (!/\]\s*(#.*)?$/.test(body) && i + 1 < lines.length) body += ` ${lines[++i]?.trim()}`;
+        value = [...body.matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2]).join(", ");
+      } else value = value.replace(/\s+#.*$/, "");
+    }
+    current.set(pair[1].replace(/"/g, ""), value);
+  }
+  return sections;
+}
+
+function tomlManifest(file: string, text: string): Manifest {
+  const sections = tomlSections(text);
+  const get = (section: string, key: string) => str(sections.get(section)?.get(key));
+  if (file === "Cargo.toml") {
+    const bins: [string, string][] = [];
+    for (const [name, values] of sections) {
+      if (!name.startsWith("bin#")) continue;
+      const bin = str(values.get("name"));
+      if (bin) bins.push([bin, str(values.get("path")) ?? ""]);
+    }
+    const members = get("workspace", "members");
+    return {
+      file,
+      kind: "Rust crate",
+      ...(get("package", "name") ? { name: get("package", "name") } : {}),
+      ...(get("package", "version") ? { version: get("package", "version") } : {}),
+      ...(get("package", "description") ? { description: get("package", "description") } : {}),
+      scripts: [],
+      bins,
+      workspaces: members ? members.split(", ") : [],
+    };
+  }
+  // pyproject.toml: PEP 621 [project], else Poetry's [tool.poetry].
+  const table = sections.has("project") ? "project" : "tool.poetry";
+  const scripts = [...(sections.get(`${table}.scripts`) ?? new Map<string, string>())];
+  return {
+    file,
+    kind: "Python project",
+    ...(get(table, "name") ? { name: get(table, "name") } : {}),
+    ...(get(table, "version") ? { version: get(table, "version") } : {}),
+    ...(get(table, "description") ? { description: get(table, "description") } : {}),
+    scripts: [],
+    bins: scripts,
+    workspaces: [],
+  };
+}
+
+function goManifest(file: string, text: string): Manifest {
+  const module = /^module\s+(\S+)/m.exec(text)?.[1];
+  const go = /^go\s+(\S+)/m.exec(text)?.[1];
+  return {
+    file,
+    kind: "Go module",
+    ...(module ? { name: module } : {}),
+    ...(go ? { version: `go ${go}` } : {}),
+    scripts: [],
+    bins: [],
+    workspaces: [],
+  };
+}
+
+function setupCfg(file: string, text: string): Manifest {
+  const get = (key: string) => new RegExp(`^${key}\\s*=\\s*(.+)$`, "m").exec(text)?.[1]?.trim();
+  return {
+    file,
+    kind: "Python project",
+    ...(get("name") ? { name: get("name") } : {}),
+    ...(get("version") ? { version: get("version") } : {}),
+    ...(get("description") ? { description: get("description") } : {}),
+    scripts: [],
+    bins: [],
+    workspaces: [],
+  };
+}
+
+function pnpmWorkspace(file: string, text: string): Manifest {
+  const block = /^packages:\s*\n((?:\s+-.*\n?|\s*#.*\n?)*)/m.exec(text)?.[1] ?? "";
+  const globs = [...block.matchAll(/^\s+-\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/gm)].map((m) => m[1] as string);
+  return { file, kind: "pnpm workspace", scripts: [], bins: [], workspaces: globs };
+}
+
+/** Read a manifest by its file name; `undefined` for a name that is not one. */
+export function parseManifest(file: string, text: string): Manifest | undefined {
+  const base = file.split("/").at(-1) ?? file;
+  switch (base) {
+    case "package.json":
+      return jsonManifest(base, "npm package", text);
+    case "composer.json":
+      return jsonManifest(base, "PHP package", text);
+    case "pyproject.toml":
+    case "Cargo.toml":
+      return tomlManifest(base, text);
+    case "go.mod":
+      return goManifest(base, text);
+    case "setup.cfg":
+      return setupCfg(base, text);
+    case "pnpm-workspace.yaml":
+      return pnpmWorkspace(base, text);
+    default:
+      return undefined;
+  }
+}
+
+/** The key-file line of a manifest: `npm package \`name\` 1.0.0: what it is`. */
+export function describeManifest(manifest: Manifest): string {
+  if (manifest.kind === "pnpm workspace")
+    return manifest.workspaces.length > 0
+      ? `pnpm workspace: ${manifest.workspaces.map((w) => `\`${w}\``).join(", ")}`
+      : "pnpm workspace";
+  const head = `${manifest.kind}${manifest.name ? ` \`${manifest.name}\`` : ""}${manifest.version ? ` ${manifest.version}` : ""}`;
+  return manifest.description ? `${head}: ${manifest.description}` : head;
+}

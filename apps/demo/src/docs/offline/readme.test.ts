@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { looksLikeCommand, readmeCommands, readmePurpose, readmeTitle } from "./readme.js";
+
+describe("README purpose and title", () => {
+  it("ATX heading directly followed by the description (no blank line)", () => {
+    const text = "# tides\nCounts the tides of a harbour.\nRun `python3 src/app/main.py`.\n\n## More\n";
+    expect(readmeTitle(text)).toBe("tides");
+    expect(readmePurpose(text)).toBe("Counts the tides of a harbour. Run `python3 src/app/main.py`.");
+  });
+
+  it("setext headings, HTML comments and badges before the first prose paragraph", () => {
+    const text = [
+      "<!-- generated: do not edit -->",
+      "[![ci](https://x.invalid/b.svg)](https://x.invalid) ![cov](https://x.invalid/c.svg)",
+      "",
+      "Tide Suite",
+      "==========",
+      "Tide Suite computes **tide tables** for [harbours](https://x.invalid).",
+      "",
+      "Usage",
+      "-----",
+    ].join("\n");
+    expect(readmeTitle(text)).toBe("Tide Suite");
+    expect(readmePurpose(text)).toBe("Tide Suite computes tide tables for harbours.");
+  });
+
+  it("HTML headings and centred paragraphs; lists and one-word lines are not prose", () => {
+    const text =
+      '<h1 align="center">Harbour</h1>\n<p align="center">\n  <img src="logo.png">\n</p>\n\n- item one here\n\nWIP\n\nHarbour prints tide times for sailors.\n';
+    expect(readmeTitle(text)).toBe("Harbour");
+    expect(readmePurpose(text)).toBe("Harbour prints tide times for sailors.");
+  });
+
+  it("no prose at all", () => {
+    expect(readmePurpose("# Title\n\n```sh\nmake\n```\n")).toBeUndefined();
+  });
+});
+
+describe("README commands", () => {
+  it("takes shell fences, console prompts and inline code spans, with the section they came from", () => {
+    const text = [
+      "# app",
+      "Run it with `python3 src/app/main.py --help` or read `config.yaml`.",
+      "## Install",
+      "```bash",
+      "# a comment",
+      "pnpm install",
+      "cd somewhere",
+      "```",
+      "```console",
+      "$ make run",
+      "output line",
+      "```",
+      "```json",
+      '{"not": "a command"}',
+      "```",
+      "```",
+      "plain text output",
+      "./scripts/start.sh",
+      "```",
+    ].join("\n");
+    expect(readmeCommands(text)).toEqual([
+      { command: "python3 src/app/main.py --help", source: "README.md" },
+      { command: "pnpm install", source: "README.md, “Install”" },
+      { command: "make run", source: "README.md, “Install”" },
+      { command: "./scripts/start.sh", source: "README.md, “Install”" },
+    ]);
+  });
+
+  it("knows commands from prose words", () => {
+    expect(
+      ["npm test", "./run.sh", "cargo run", "tools/x.sh", "the end", "config.yaml"].map(looksLikeCommand),
+    ).toEqual([true, true, true, true, false, false]);
+  });
+});

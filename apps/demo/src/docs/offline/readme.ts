@@ -1,0 +1,179 @@
+// What a README says: its title, its first prose paragraph (whatever the heading style, comments or
+// badges before it), and the commands it shows in code spans and fenced blocks.
+
+/** A command and where it came from (`README.md`, `package.json scripts`, …). */
+export interface RunCommand {
+  command: string;
+  source: string;
+  /** What it does, when the source says. */
+  note?: string;
+}
+
+/** Words that start a command someone runs in a shell. */
+const COMMAND_WORDS = new Set(
+  (
+    "npm npx pnpm pnpx yarn bun bunx node deno tsx ts-node python python3 py pip pip3 pipx uv uvx poetry pdm " +
+    "pipenv hatch tox pytest cargo rustc go make just task docker docker-compose podman bash sh zsh java mvn " +
+    "gradle ./gradlew ./mvnw composer php ruby bundle rake rails dotnet gcc cc clang cmake ninja flask " +
+    "uvicorn gunicorn streamlit jupyter mix elixir swift kubectl helm terraform"
+  ).split(" "),
+);
+const SHELL_FENCES = new Set([
+  "",
+  "sh",
+  "bash",
+  "shell",
+  "console",
+  "zsh",
+  "shell-session",
+  "terminal",
+  "cmd",
+]);
+
+/** Whether a line looks like a command (its first word is a known tool, or a relative script path). */
+export function looksLikeCommand(line: string): boolean {
+  const first = line.trim().split(/\s+/)[0] ?? "";
+  if (COMMAND_WORDS.has(first)) return true;
+  return /^\.{1,2}\/[\w./-]+$/.test(first) || /^[\w./-]+\.(sh|py|js|mjs|ts|rb|pl)$/.test(first);
+}
+
+/** The README with HTML comments and front matter removed. */
+function clean(markdown: string): string {
+  return markdown
+    .replace(/\r\n?/g, "\n")
+    .replace(/^---\n[\s\S]*?\n---\n/, "")
+    .replace(/<!--[\s\S]*?(-->|$)/g, "");
+}
+
+interface Block {
+  kind: "heading" | "paragraph" | "fence" | "other";
+  text: string;
+  /** Fences: the info string's first word. */
+  lang?: string;
+  /** The heading the block sits under. */
+  section?: string;
+}
+
+const BADGE =
+  /^(?:\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)|!\[[^\]]*\]\([^)]*\)|\[!\[[^\]]*\]\[[^\]]*\]\]\[[^\]]*\]|\s)+$/;
+const HTML_ONLY = /^(?:<[^>]+>\s*)+$/;
+
+/** Split a README into headings, paragraphs and fenced blocks. */
+export function readmeBlocks(markdown: string): Block[] {
+  const lines = clean(markdown).split("\n");
+  const blocks: Block[] = [];
+  let paragraph: string[] = [];
+  let section: string | undefined;
+  const flush = () => {
+    if (paragraph.length > 0) blocks.push({ kind: "paragraph", text: paragraph.join("\n"), section });
+    paragraph = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const trimmed = line.trim();
+    const fence = /^(`{3,}|~{3,})\s*([\w+-]*)/.exec(trimmed);
+    if (fence) {
+      flush();
+      const body: string[] = [];
+      const marker = fence[1] as string;
+      for (i++; i < lines.length && !(lines[i] as string).trim().startsWith(marker); i++)
+        body.push(lines[i] as string);
+      blocks.push({ kind: "fence", text: body.join("\n"), lang: (fence[2] ?? "").toLowerCase(), section });
+      continue;
+    }
+    const atx = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(trimmed);
+    const html = /^<h[1-6][^>]*>(.*?)<\/h[1-6]>\s*$/i.exec(trimmed);
+    const next = lines[i + 1]?.trim() ?? "";
+    const setext = paragraph.length === 0 && trimmed && /^(=+|-+)$/.test(next) && !HTML_ONLY.test(trimmed);
+    if (atx || html || setext) {
+      flush();
+      section = stripInline((atx?.[1] ?? html?.[1] ?? trimmed).replace(/<[^>]+>/g, "")).trim();
+      blocks.push({ kind: "heading", text: section });
+      if (setext) i++;
+      continue;
+    }
+    if (!trimmed) {
+      flush();
+      continue;
+    }
+    if (BADGE.test(trimmed) || HTML_ONLY.test(trimmed) || /^\[[^\]]+\]:\s+\S+/.test(trimmed)) {
+      flush();
+      const text = trimmed.replace(/<[^>]+>/g, "").trim();
+      // An HTML line that carries words (`<p>Fast tide tables.</p>`) is a paragraph.
+      if (HTML_ONLY.test(trimmed) || !text) continue;
+      if (/[a-z]{3,}.*\s.*[a-z]{3,}/i.test(text)) paragraph.push(text);
+      continue;
+    }
+    if (/^(\*{3,}|-{3,}|_{3,})$/.test(trimmed)) {
+      flush();
+      continue;
+    }
+    paragraph.push(line.replace(/<\/?(p|div|span|br|b|i|em|strong)[^>]*>/gi, "").trimEnd());
+  }
+  flush();
+  return blocks;
+}
+
+/** Markdown inline syntax removed (links keep their text, code keeps its backticks). */
+function stripInline(text: string): string {
+  return text
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+    .replace(/(\*\*|__)(.+?)\1/g, "$2")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Whether a paragraph is prose (not a list, table, quote or a line of links). */
+function isProse(text: string): boolean {
+  const first = text.trim();
+  if (/^([-*+]|\d+[.)])\s/.test(first) || first.startsWith("|") || first.startsWith(">")) return false;
+  const words = stripInline(first)
+    .split(/\s+/)
+    .filter((w) => /\p{L}/u.test(w));
+  return words.length >= 3;
+}
+
+/** The README's title: its first heading. */
+export function readmeTitle(markdown: string): string | undefined {
+  return readmeBlocks(markdown).find((b) => b.kind === "heading" && b.text)?.text;
+}
+
+/** The README's first prose paragraph, on one line. */
+export function readmePurpose(markdown: string): string | undefined {
+  const paragraph = readmeBlocks(markdown).find((b) => b.kind === "paragraph" && isProse(b.text));
+  return paragraph ? stripInline(paragraph.text) : undefined;
+}
+
+/** Commands the README shows: shell fences (each command line) and inline code spans that are commands. */
+export function readmeCommands(markdown: string, file = "README.md"): RunCommand[] {
+  const out: RunCommand[] = [];
+  const blocks = readmeBlocks(markdown);
+  const title = blocks.find((b) => b.kind === "heading")?.text;
+  const source = (section?: string) => (section && section !== title ? `${file}, “${section}”` : file);
+  for (const block of blocks) {
+    if (block.kind === "fence") {
+      if (!SHELL_FENCES.has(block.lang ?? "")) continue;
+      const prompted = block.text.split("\n").some((l) => /^\s*[$>]\s/.test(l));
+      for (const raw of block.text.split("\n")) {
+        let line = raw.trim();
+        if (prompted) {
+          if (!/^[$>]\s/.test(line)) continue; // output lines of a console session
+          line = line.slice(2).trim();
+        }
+        if (!line || line.startsWith("#") || line.endsWith("\\")) continue;
+        if (block.lang === "" && !looksLikeCommand(line)) continue;
+        if (/^(cd|export|set|source|echo)\b/.test(line)) continue;
+        out.push({ command: line, source: source(block.section) });
+      }
+    } else if (block.kind === "paragraph") {
+      for (const match of block.text.matchAll(/`([^`\n]+)`/g)) {
+        const span = (match[1] ?? "").trim().replace(/^\$\s+/, "");
+        const plausible = span.includes(" ") || /^(\.\/|(make|just|pytest|tox)$)/.test(span);
+        if (plausible && looksLikeCommand(span)) out.push({ command: span, source: source(block.section) });
+      }
+    }
+  }
+  return out;
+}

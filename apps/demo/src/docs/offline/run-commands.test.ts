@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { type Manifest, parseManifest } from "./manifests.js";
+import { runCommands } from "./run-commands.js";
+
+function inputs(reads: Record<string, string>, extraFiles: string[] = []) {
+  const manifests = new Map<string, Manifest>();
+  for (const [file, text] of Object.entries(reads)) {
+    const manifest = parseManifest(file, text);
+    if (manifest) manifests.set(file, manifest);
+  }
+  return { files: [...Object.keys(reads), ...extraFiles], reads: new Map(Object.entries(reads)), manifests };
+}
+
+describe("how to run, each command with where it came from", () => {
+  it("lockfile install, root scripts, workspace packages' commands and scripts (yarn)", () => {
+    const { managers, commands } = runCommands(
+      inputs(
+        {
+          "package.json": '{"name": "root", "scripts": {"build": "tsc"}}',
+          "packages/cli/package.json":
+            '{"name": "@x/cli", "bin": {"xcli": "./bin.js"}, "scripts": {"lint": "x", "dev": "node ."}}',
+        },
+        ["yarn.lock"],
+      ),
+    );
+    expect(managers.map((m) => m.name)).toEqual(["Yarn"]);
+    expect(commands).toEqual([
+      { command: "yarn install", source: "yarn.lock", note: "installs the dependencies" },
+      { command: "yarn build", source: "package.json scripts", note: "runs `tsc`" },
+      {
+        command: "xcli",
+        source: "packages/cli/package.json bin",
+        note: "the installed command (`packages/cli/bin.js`)",
+      },
+      {
+        command: "yarn workspace @x/cli dev",
+        source: "packages/cli/package.json scripts",
+        note: "runs `node .`",
+      },
+    ]);
+  });
+
+  it("Go main packages, Cargo binaries, Python __main__ scripts, Makefile targets and shell scripts", () => {
+    const go = runCommands(
+      inputs({
+        "go.mod": "module a.invalid/m\n",
+        "main.go": "package main\n",
+        "cmd/tool/main.go": "package main\n",
+        "lib.go": "package m\n",
+      }),
+    ).commands.map((c) => c.command);
+    expect(go).toEqual(["go run .", "go run ./cmd/tool", "go test ./..."]);
+
+    const cargo = runCommands(
+      inputs({ "Cargo.toml": '[package]\nname = "t"\n[[bin]]\nname = "a"\n[[bin]]\nname = "b"\n' }),
+    );
+    expect(cargo.commands.map((c) => c.command)).toEqual([
+      "cargo run --bin a",
+      "cargo run --bin b",
+      "cargo test",
+    ]);
+
+    const misc = runCommands(
+      inputs({
+        Makefile: "all: run\nrun:\n\tpython3 app.py\n",
+        "app.py": '"""Starts the app."""\nif __name__ == "__main__":\n    main()\n',
+        "scripts/seed.sh": "#!/bin/sh\n# Seeds the database.\n",
+        "pyproject.toml": '[project]\nname = "app"\n',
+      }),
+    );
+    expect(misc.commands).toEqual([
+      { command: "pip install .", source: "pyproject.toml", note: "installs the project and its commands" },
+      { command: "make all", source: "Makefile" },
+      { command: "make run", source: "Makefile" },
+      { command: "python3 app.py", source: "app.py", note: "Starts the app." },
+      { command: "sh scripts/seed.sh", source: "scripts/seed.sh", note: "Seeds the database." },
+    ]);
+  });
+});

@@ -1,0 +1,113 @@
+// How to run a project, from everything read: the lockfile's install command, README code, manifest
+// scripts and entry points, Makefile targets, Go main packages, shell scripts — each with its source.
+import { javascriptManager, type PackageManager, packageManagersFrom } from "./lockfiles.js";
+import type { Manifest } from "./manifests.js";
+import { type RunCommand, readmeCommands } from "./readme.js";
+import { docComment, makeTargets } from "./summarize-file.js";
+
+/** The scripts of a workspace package worth naming (its others are one look at its package.json away). */
+const WORKSPACE_SCRIPTS: ReadonlySet<string> = new Set(["start", "dev", "serve", "build", "test"]);
+
+/** What the commands are gathered from. */
+export interface RunInputs {
+  /** Every file seen (relative paths). */
+  files: readonly string[];
+  /** Files read successfully: relative path → text. */
+  reads: ReadonlyMap<string, string>;
+  /** Manifests read, by relative path. */
+  manifests: ReadonlyMap<string, Manifest>;
+}
+
+/** The commands, in reading order, each once (later sources of the same command are merged in). */
+export function runCommands(inputs: RunInputs): { managers: PackageManager[]; commands: RunCommand[] } {
+  const rootFiles = inputs.files.filter((f) => !f.includes("/"));
+  const managers = packageManagersFrom(rootFiles);
+  const out: RunCommand[] = [];
+  const add = (command: string, source: string, note?: string) => {
+    const same = out.find((c) => c.command === command);
+    if (same) {
+      if (!same.source.split("; ").includes(source)) same.source += `; ${source}`;
+      return;
+    }
+    out.push({ command, source, ...(note ? { note } : {}) });
+  };
+  const pkg = inputs.manifests.get("package.json");
+  const js = pkg ? javascriptManager(rootFiles, pkg.packageManager) : undefined;
+  for (const manager of managers)
+    add(manager.install, manager.evidence, manager.installNote ?? "installs the dependencies");
+  if (js && !managers.includes(js)) add(js.install, js.evidence, "installs the dependencies");
+  const pyproject = inputs.manifests.get("pyproject.toml");
+  const python = managers.find((m) => ["uv", "Poetry", "PDM", "Pipenv"].includes(m.name));
+  if (pyproject && !python) add("pip install .", "pyproject.toml", "installs the project and its commands");
+
+  for (const [file, text] of inputs.reads)
+    if (/^readme(\.[a-z]+)?$/i.test(file))
+      for (const c of readmeCommands(text, file)) add(c.command, c.source);
+
+  if (pkg && js?.run) {
+    for (const [name, command] of pkg.scripts)
+      add(js.run(name), "package.json scripts", `runs \`${command}\``);
+    for (const [name, target] of pkg.bins)
+      add(name, "package.json bin", `the installed command (\`${target}\`)`);
+  }
+  // Workspace packages: their installed commands and scripts, run from the root.
+  for (const [file, manifest] of inputs.manifests) {
+    if (!file.includes("/") || manifest.file !== "package.json" || !js?.run) continue;
+    const where = file.slice(0, file.lastIndexOf("/"));
+    for (const [name, target] of manifest.bins)
+      add(name, `${file} bin`, `the installed command (\`${where}/${target.replace(/^\.\//, "")}\`)`);
+    const main = manifest.scripts.filter(([name]) => WORKSPACE_SCRIPTS.has(name)).slice(0, 2);
+    for (const [name, command] of main) {
+      const run =
+        js.name === "pnpm" && manifest.name
+          ? `pnpm --filter ${manifest.name} run ${name}`
+          : js.name === "Yarn" && manifest.name
+            ? `yarn workspace ${manifest.name} ${name}`
+            : `npm run ${name} --workspace ${where}`;
+      add(run, `${file} scripts`, `runs \`${command}\``);
+    }
+  }
+  const composer = inputs.manifests.get("composer.json");
+  if (composer) {
+    for (const [name, command] of composer.scripts)
+      add(`composer run-script ${name}`, "composer.json scripts", `runs \`${command}\``);
+    for (const [name] of composer.bins) add(`vendor/bin/${name}`, "composer.json bin");
+  }
+  if (pyproject) {
+    const prefix = python?.name === "uv" ? "uv run " : python?.name === "Poetry" ? "poetry run " : "";
+    for (const [name, target] of pyproject.bins)
+      add(`${prefix}${name}`, "pyproject.toml [project.scripts]", `calls \`${target}\``);
+  }
+  const cargo = inputs.manifests.get("Cargo.toml");
+  if (cargo) {
+    if (cargo.bins.length > 1)
+      for (const [name] of cargo.bins) add(`cargo run --bin ${name}`, "Cargo.toml [[bin]]");
+    else add("cargo run", "Cargo.toml", "builds and runs the crate's binary");
+    add("cargo test", "Cargo.toml");
+  }
+  if (inputs.manifests.has("go.mod")) {
+    const mains = [...inputs.reads].filter(
+      ([file, text]) => file.endsWith(".go") && /^package\s+main\b/m.test(text),
+    );
+    for (const [file] of mains) {
+      const dir = file.includes("/") ? `./${file.slice(0, file.lastIndexOf("/"))}` : ".";
+      add(`go run ${dir}`, file, "runs the main package");
+    }
+    add("go test ./...", "go.mod");
+  }
+  for (const [file, text] of inputs.reads) {
+    const base = file.split("/").at(-1) ?? file;
+    if (/^(makefile|gnumakefile)$/i.test(base) && !file.includes("/"))
+      for (const target of makeTargets(text)) add(`make ${target}`, file);
+    if (/^justfile$/i.test(base) && !file.includes("/"))
+      for (const target of makeTargets(text)) add(`just ${target}`, file);
+  }
+  for (const [file, text] of inputs.reads) {
+    if (/\.(sh|bash)$/.test(file)) {
+      const shell = /^#!.*\bbash\b/.test(text) || file.endsWith(".bash") ? "bash" : "sh";
+      add(`${shell} ${file}`, file, docComment(file, text));
+    } else if (/\.py$/.test(file) && /^if __name__ == ["']__main__["']:/m.test(text))
+      add(`python3 ${file}`, file, docComment(file, text));
+  }
+  return { managers, commands: out };
+}

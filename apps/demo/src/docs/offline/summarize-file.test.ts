@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { pickKeyFiles } from "./key-files.js";
+import { docComment, makeTargets, summarizeFile, topLevelDefinitions } from "./summarize-file.js";
+
+describe("one line per file, from its own content", () => {
+  it("JS/TS: the leading doc comment and the exported names in source order", () => {
+    const ts =
+      "/**\n * Loads the config.\n * @module\n */\nimport x from 'y';\nexport interface Options {}\nexport async function load() {}\nconst inner = () => 1;\nexport { inner as helper };\n";
+    expect(summarizeFile("src/load.ts", ts)).toBe("Loads the config. Exports `Options`, `load`, `helper`");
+    expect(topLevelDefinitions("a.js", "function a() {}\nclass B {}\nconst c = (x) => x;\n")).toEqual({
+      exported: false,
+      names: ["a", "B", "c"],
+    });
+    expect(topLevelDefinitions("a.cjs", "module.exports = { run, stop };\n").names).toEqual(["run", "stop"]);
+  });
+
+  it("Python: the module docstring and top-level defs and classes (not methods)", () => {
+    const py =
+      '#!/usr/bin/env python3\n"""Entry point: reads a tide table."""\nimport sys\n\nclass Table:\n    def parse(self):\n        pass\n\nasync def main():\n    pass\n';
+    expect(summarizeFile("src/main.py", py)).toBe("Entry point: reads a tide table. Defines `Table`, `main`");
+  });
+
+  it("Go: the package doc comment; Rust: the //! comment", () => {
+    const go =
+      "// Package tides predicts tides.\n// It is small.\npackage tides\n\ntype Tide struct{}\n\nfunc (t Tide) Height() float64 { return 0 }\n";
+    expect(docComment("tides.go", go)).toBe("Package tides predicts tides. It is small.");
+    expect(summarizeFile("tides.go", go)).toBe(
+      "Package tides predicts tides. It is small. Defines `Tide`, `Height`",
+    );
+    const rs = "//! The tide crate.\n\npub struct Tide;\npub(crate) fn week() {}\nmod inner;\n";
+    expect(summarizeFile("src/lib.rs", rs)).toBe("The tide crate. Defines `Tide`, `week`, `inner`");
+  });
+
+  it("shell: the comment after the shebang and the functions", () => {
+    const sh =
+      "#!/usr/bin/env bash\n# Deploys the site.\nset -e\nbuild() {\n  :\n}\nfunction push {\n  :\n}\n";
+    expect(summarizeFile("scripts/deploy.sh", sh)).toBe("Deploys the site. Defines `build`, `push`");
+  });
+
+  it("Makefiles, README titles, manifests and files with nothing to say", () => {
+    expect(makeTargets("VAR := 1\n.PHONY: all\nall: build\nbuild:\n\tcc x.c\n%.o: %.c\n")).toEqual([
+      "all",
+      "build",
+    ]);
+    expect(summarizeFile("Makefile", "run:\n\tpython3 main.py\n")).toBe("targets `run`");
+    expect(summarizeFile("README.md", "Tides\n=====\nText.\n")).toBe("Tides");
+    expect(summarizeFile("go.mod", "module a.invalid/b\n")).toBe("Go module `a.invalid/b`");
+    expect(summarizeFile("notes.txt", "\n  hello there\n")).toBe("starts with `hello there`");
+    expect(summarizeFile("empty.txt", "")).toBe("empty");
+  });
+});
+
+describe("key files", () => {
+  it("README and manifests first, then scripts and entry points, shallow before deep, no lockfiles or binaries", () => {
+    const files = [
+      "yarn.lock",
+      "logo.png",
+      "docs/guide.md",
+      "src/app/util.py",
+      "src/app/main.py",
+      "tools/refresh.sh",
+      "Makefile",
+      "package.json",
+      "README.md",
+      "tests/test_main.py",
+    ];
+    expect(pickKeyFiles(files, 10)).toEqual([
+      "README.md",
+      "package.json",
+      "Makefile",
+      "tools/refresh.sh",
+      "src/app/main.py",
+      "src/app/util.py",
+      "tests/test_main.py",
+    ]);
+  });
+
+  it("spreads the reads over the top-level folders", () => {
+    const files = [
+      ...Array.from({ length: 8 }, (_, i) => `apps/web/src/main${i}.ts`),
+      "packages/core/package.json",
+    ];
+    expect(pickKeyFiles(files, 5)).toContain("packages/core/package.json");
+  });
+});

@@ -1,0 +1,176 @@
+// One line about a file from its own content: its doc comment where it has one, and its top-level
+// definitions (functions, classes, exported names) for JS/TS, Python, Go, Rust and shell.
+import { describeManifest, parseManifest } from "./manifests.js";
+import { readmeTitle } from "./readme.js";
+
+const MAX_NAMES = 6;
+const MAX_LINE = 160;
+
+type Language = "js" | "python" | "go" | "rust" | "shell" | "other";
+
+/** The language of a file, from its name (and shebang). */
+export function languageOf(file: string, text = ""): Language {
+  if (/\.(m|c)?(j|t)sx?$/.test(file)) return "js";
+  if (/\.pyi?$/.test(file)) return "python";
+  if (/\.go$/.test(file)) return "go";
+  if (/\.rs$/.test(file)) return "rust";
+  if (/\.(sh|bash|zsh)$/.test(file) || /^#!.*\b(ba|z)?sh\b/.test(text)) return "shell";
+  if (/^#!.*\bpython/.test(text)) return "python";
+  if (/^#!.*\bnode\b/.test(text)) return "js";
+  return "other";
+}
+
+/** The names the patterns capture, in the order they appear in the text. */
+function names(text: string, patterns: RegExp[]): string[] {
+  const found: { at: number; name: string }[] = [];
+  for (const pattern of patterns)
+    for (const match of text.matchAll(pattern))
+      for (const name of (match[1] ?? "").split(",")) {
+        const clean = name
+          .trim()
+          .split(/\s+as\s+/)
+          .at(-1)
+          ?.trim();
+        if (clean && /^[\w$]+$/.test(clean)) found.push({ at: match.index ?? 0, name: clean });
+      }
+  const out: string[] = [];
+  for (const { name } of found.sort((a, b) => a.at - b.at)) if (!out.includes(name)) out.push(name);
+  return out;
+}
+
+/** The top-level definitions of a source file: exported names first for JS/TS. */
+export function topLevelDefinitions(file: string, text: string): { exported: boolean; names: string[] } {
+  switch (languageOf(file, text)) {
+    case "js": {
+      const exported = names(text, [
+        /^export\s+(?:default\s+)?(?:async\s+)?function\*?\s+([\w$]+)/gm,
+        /^export\s+(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)/gm,
+        /^export\s+(?:const|let|var|enum|interface|type)\s+([\w$]+)/gm,
+        /^export\s+\{([^}]*)\}/gm,
+        /^(?:module\.)?exports\.([\w$]+)\s*=/gm,
+        /^module\.exports\s*=\s*\{([^}]*)\}/gm,
+      ]);
+      if (exported.length > 0) return { exported: true, names: exported };
+      return {
+        exported: false,
+        names: names(text, [
+          /^(?:async\s+)?function\*?\s+([\w$]+)/gm,
+          /^class\s+([\w$]+)/gm,
+          /^const\s+([\w$]+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[\w$]+)\s*=>/gm,
+        ]),
+      };
+    }
+    case "python":
+      return { exported: false, names: names(text, [/^(?:async\s+)?def\s+(\w+)/gm, /^class\s+(\w+)/gm]) };
+    case "go":
+      return {
+        exported: false,
+        names: names(text, [/^func\s+(?:\([^)]*\)\s*)?(\w+)/gm, /^type\s+(\w+)/gm]),
+      };
+    case "rust":
+      return {
+        exported: false,
+        names: names(text, [
+          /^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)/gm,
+          /^(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|mod)\s+(\w+)/gm,
+        ]),
+      };
+    case "shell":
+      return {
+        exported: false,
+        names: names(text, [/^(?:function\s+)?([\w-]+)\s*\(\)\s*\{?/gm, /^function\s+([\w-]+)/gm]),
+      };
+    default:
+      return { exported: false, names: [] };
+  }
+}
+
+/** The file's leading doc comment, as one sentence-ish line. */
+export function docComment(file: string, text: string): string | undefined {
+  const body = text.replace(/^\uFEFF/, "").replace(/^#!.*\n/, "");
+  const lang = languageOf(file, text);
+  let lines: string[] = [];
+  if (lang === "python") {
+    const doc = /^\s*(?:#.*\n\s*)*(?:[rRuU]?)("""|''')([\s\S]*?)(\1|$)/.exec(body);
+    if (doc?.[2]) lines = doc[2].split("\n");
+  } else if (lang === "go") {
+    // The package doc comment: the // lines right above `package`, else the file's first comment.
+    const above = /((?:^\/\/.*\n)+)package\s+\w+/m.exec(body);
+    if (above?.[1]) lines = above[1].split("\n").map((l) => l.replace(/^\/\/\s?/, ""));
+  } else if (lang === "rust") {
+    const inner = /^((?:\s*\/\/!.*\n?)+)/.exec(body);
+    if (inner?.[1]) lines = inner[1].split("\n").map((l) => l.trim().replace(/^\/\/!\s?/, ""));
+  }
+  if (lines.join("").trim() === "" && lang !== "other") {
+    const block = /^\s*\/\*\*?([\s\S]*?)\*\//.exec(body);
+    const slashes = /^\s*((?:\/\/.*\n?)+)/.exec(body);
+    const hashes = /^\s*((?:#.*\n?)+)/.exec(body);
+    if (block?.[1] && lang !== "python" && lang !== "shell")
+      lines = block[1].split("\n").map((l) => l.trim().replace(/^\*\s?/, ""));
+    else if (slashes?.[1] && lang !== "python" && lang !== "shell")
+      lines = slashes[1].split("\n").map((l) => l.trim().replace(/^\/\/[/!]?\s?/, ""));
+    else if (hashes?.[1] && (lang === "python" || lang === "shell"))
+      lines = hashes[1].split("\n").map((l) => l.trim().replace(/^#+\s?/, ""));
+  }
+  // The first paragraph of the comment, tags and lint directives left out.
+  const first: string[] = [];
+  for (const line of lines) {
+    const t = line.trim();
+    if (!t) {
+      if (first.length > 0) break;
+      continue;
+    }
+    if (/^(@|eslint|prettier|biome-ignore|noqa|type:|-\*-|SPDX|Copyright|!\/)/i.test(t)) continue;
+    first.push(t);
+  }
+  const joined = first.join(" ").replace(/\s+/g, " ").trim();
+  return joined.length >= 8 ? joined : undefined;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_LINE ? `${text.slice(0, MAX_LINE - 1)}…` : text;
+}
+
+/** One line about a file, from its content alone. */
+export function summarizeFile(file: string, text: string): string {
+  const base = file.split("/").at(-1) ?? file;
+  const manifest = parseManifest(base, text);
+  if (manifest) return clip(describeManifest(manifest));
+  if (/^readme(\.[a-z]+)?$/i.test(base)) return clip(readmeTitle(text) ?? "README");
+  if (/^(makefile|gnumakefile|justfile)$/i.test(base)) {
+    const targets = makeTargets(text);
+    return targets.length > 0 ? clip(`targets ${targets.map((t) => `\`${t}\``).join(", ")}`) : "no targets";
+  }
+  const doc = docComment(file, text);
+  const defs = topLevelDefinitions(file, text);
+  const list = defs.names.slice(0, MAX_NAMES).map((n) => `\`${n}\``);
+  const more = defs.names.length > MAX_NAMES ? ` and ${defs.names.length - MAX_NAMES} more` : "";
+  const definitions =
+    list.length > 0 ? `${defs.exported ? "exports" : "defines"} ${list.join(", ")}${more}` : "";
+  if (doc && definitions)
+    return clip(`${doc.replace(/\.$/, "")}. ${definitions[0]?.toUpperCase()}${definitions.slice(1)}`);
+  if (doc) return clip(doc);
+  if (definitions) return clip(definitions);
+  const tests = [...text.matchAll(/^\s*(?:it|test|describe)\(\s*(["'`])(.+?)\1/gm)].map((m) => `“${m[2]}”`);
+  if (tests.length > 0)
+    return clip(
+      `tests ${tests.slice(0, 3).join(", ")}${tests.length > 3 ? ` and ${tests.length - 3} more` : ""}`,
+    );
+  const heading = /^#\s+(.+)$/m.exec(text)?.[1];
+  if (heading && languageOf(file, text) === "other") return clip(heading.trim());
+  const first = text
+    .replace(/^#!.*\n/, "")
+    .split("\n")
+    .find((line) => line.trim().length > 0);
+  return first ? clip(`starts with \`${first.trim().slice(0, 80)}\``) : "empty";
+}
+
+/** A Makefile's or justfile's targets (not special or pattern targets). */
+export function makeTargets(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(/^([A-Za-z0-9_][A-Za-z0-9_./-]*)\s*:(?![=:])/gm)) {
+    const target = match[1] as string;
+    if (!target.startsWith(".") && !target.includes("%") && !out.includes(target)) out.push(target);
+  }
+  return out;
+}
