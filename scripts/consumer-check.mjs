@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Consumer check: pack every published package, install the tarballs with plain npm into a throw-away
-// project outside the workspace, and run each package's test/consumer/check.{mjs,cjs} there.
-// This is what proves the packages are importable into other agent projects.
+// project outside the workspace, and run each package's test/consumer/check.{mjs,cjs} there — under the
+// system Node.js (20) and under Node.js 22 and 24 (the npm packages node@22 / node@24, installed once into
+// node_modules/.cache beside the system Node, never replacing it) — then type-check an import of every
+// entry point with TypeScript's `node16` and `bundler` module resolution. This is what proves the packages
+// are importable into other agent projects. `--node 20` runs the system Node.js only.
 import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -17,8 +21,25 @@ import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const keep = process.argv.includes("--keep");
+const onlySystemNode =
+  process.argv.includes("--node") && process.argv.at(process.argv.indexOf("--node") + 1) === "20";
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+
+/** A Node.js major beside the system one: the npm package `node@<major>` in node_modules/.cache. */
+function nodeBinary(major) {
+  const prefix = join(root, "node_modules", ".cache", "agentforge-node", String(major));
+  const binary = join(prefix, "node_modules", ".bin", "node");
+  if (!existsSync(binary)) {
+    mkdirSync(prefix, { recursive: true });
+    writeFileSync(join(prefix, "package.json"), '{ "private": true }\n');
+    run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `node@${major}`], prefix);
+  }
+  const version = run(binary, ["--version"], prefix).trim();
+  if (!version.startsWith(`v${major}.`))
+    throw new Error(`${binary} is ${version}, expected Node.js ${major}`);
+  return { binary, version };
+}
 
 const packages = readdirSync(join(root, "packages"))
   .map((dir) => join(root, "packages", dir))
@@ -50,7 +71,9 @@ try {
         name: "consumer",
         private: true,
         type: "commonjs",
-        dependencies: { ...extra, ...tarballs },
+        // What a TypeScript user has beside our packages (for the type check below): Node's types, and
+        // the JSON Schema types the AI SDK's declarations import without depending on them.
+        dependencies: { "@types/node": "^20.19.0", "@types/json-schema": "^7.0.15", ...extra, ...tarballs },
         overrides: tarballs,
       },
       null,
@@ -58,6 +81,8 @@ try {
     ),
   );
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "--ignore-scripts=false"], work);
+  const nodes = [{ binary: process.execPath, version: process.version }];
+  if (!onlySystemNode) nodes.push(nodeBinary(22), nodeBinary(24));
   let checks = 0;
   for (const { dir, manifest } of packages) {
     for (const file of ["check.mjs", "check.cjs"]) {
@@ -65,12 +90,49 @@ try {
       if (!existsSync(source)) continue;
       const target = join(work, `${manifest.name.split("/")[1]}-${file}`);
       copyFileSync(source, target);
-      process.stdout.write(run(process.execPath, [target], work));
-      checks++;
+      for (const node of nodes) {
+        process.stdout.write(`[node ${node.version}] ${run(node.binary, [target], work)}`);
+        checks++;
+      }
     }
   }
+  // Types as a TypeScript user sees them: every public entry point imported, under both resolutions.
+  const entries = packages.flatMap(({ manifest }) =>
+    Object.keys(manifest.exports ?? {})
+      .filter((key) => key !== "./package.json" && !key.endsWith(".json"))
+      .map((key) => (key === "." ? manifest.name : `${manifest.name}/${key.slice(2)}`)),
+  );
+  writeFileSync(
+    join(work, "entries.mts"),
+    `${entries.map((entry, i) => `import * as entry${i} from "${entry}";`).join("\n")}\nexport const all = [${entries.map((_, i) => `entry${i}`).join(", ")}];\n`,
+  );
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  const resolutions = [
+    { module: "node16", moduleResolution: "node16" },
+    { module: "esnext", moduleResolution: "bundler" },
+  ];
+  for (const { module, moduleResolution } of resolutions) {
+    const config = {
+      compilerOptions: {
+        module,
+        moduleResolution,
+        target: "es2022",
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: ["node"],
+      },
+      // An ES module user (.mts): what `import` from these packages gives under each resolution.
+      files: ["entries.mts"],
+    };
+    writeFileSync(join(work, `tsconfig.${moduleResolution}.json`), JSON.stringify(config, null, 2));
+    run(process.execPath, [tsc, "-p", `tsconfig.${moduleResolution}.json`], work);
+    console.log(
+      `types: ${entries.length} entry point(s) type-check with moduleResolution ${moduleResolution}`,
+    );
+  }
   console.log(
-    `consumer check: ${packages.length} package(s) installed from tarballs with npm, ${checks} script(s) passed`,
+    `consumer check: ${packages.length} package(s) installed from tarballs with npm, ${checks} script run(s) passed on ${nodes.map((n) => n.version).join(", ")}`,
   );
 } finally {
   if (keep) console.log(`kept ${work}`);
