@@ -11,7 +11,9 @@ export type MCPRuntimeErrorCode =
   /** The call failed in the protocol or transport (server crashed, connection lost, bad reply). */
   | "TOOL_FAILED"
   /** The caller's AbortSignal cancelled the call (the server was sent an MCP cancellation). */
-  | "TOOL_CANCELLED";
+  | "TOOL_CANCELLED"
+  /** The toolkit was closed; nothing is started after `close()`. */
+  | "TOOLKIT_CLOSED";
 
 const NAME_LIMIT = 200;
 
@@ -115,5 +117,23 @@ export class MCPToolExecutionError extends MCPError<"TOOL_ERROR" | "TOOL_FAILED"
     this.serverName = options.serverName;
     Object.defineProperty(this, "toolErrorText", { value: options.toolErrorText, enumerable: false });
     this.rpcCode = options.rpcCode;
+  }
+}
+
+/**
+ * A toolkit was used after `close()` (or `await using` ended). A closed toolkit starts no server again:
+ * create a new one with `createMCPToolkit`.
+ */
+export class MCPToolkitClosedError extends MCPError<"TOOLKIT_CLOSED"> {
+  static override readonly errorName: string = "MCPToolkitClosedError";
+  /** What was called on the closed toolkit, e.g. `tools`, `execute`, `reload`. */
+  readonly operation: string;
+
+  constructor(operation: string) {
+    super(
+      `The MCP toolkit is closed, so ${operation}() cannot run: its servers were stopped. Create a new toolkit with createMCPToolkit().`,
+      { code: "TOOLKIT_CLOSED" },
+    );
+    this.operation = operation;
   }
 }

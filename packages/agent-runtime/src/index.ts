@@ -1,21 +1,48 @@
-// @agentforge/agent-runtime: the governed runtime for MCP tools — executor, events, tracing, tool loop.
+// biome-ignore-all assist/source/organizeImports: this file is the package's manual; its sections are ordered by concern, not by path.
+// @agentforge/agent-runtime: the governed runtime for MCP tools in LLM agents.
+// No framework is loaded from here: LangChain is on `./langchain`, the Vercel AI SDK on `./ai-sdk`,
+// OpenTelemetry on `./otel`, reading a config file on `./node`.
 
-// Errors
+// ─── Start here: the whole MCP stack in one step ────────────────────────────────────────────────────
+export { createMCPToolkit } from "./create-mcp-toolkit.js";
+export type {
+  CreateMCPToolkitOptions,
+  MCPToolkit,
+  MCPToolkitConfig,
+  MCPToolkitConfigInput,
+  MCPToolkitDiscovery,
+  MCPToolkitHealth,
+} from "./mcp-toolkit.js";
+
+// ─── Defaults ───────────────────────────────────────────────────────────────────────────────────────
+export { MAX_MCP_RESULT_CHARS, MAX_MCP_TOOL_ROUNDS } from "./limits.js";
+
+// ─── The executor: every tool call, policy-checked and bounded ──────────────────────────────────────
 export {
-  type MCPArgumentIssue,
-  MCPInvalidArgumentsError,
-  type MCPRuntimeErrorCode,
-  MCPToolExecutionError,
-  MCPToolNotFoundError,
-} from "./errors.js";
-// Events
+  type MCPExecuteOptions,
+  type MCPToolCallClient,
+  MCPToolExecutor,
+  type MCPToolExecutorOptions,
+  type MCPToolResult,
+} from "./mcp-tool-executor.js";
+
+// ─── Keeping a registry in step with the servers ────────────────────────────────────────────────────
 export {
-  MCP_SERVER_TOOLS_ACCEPTED,
-  MCP_SERVER_TOOLS_REJECTED,
+  type MCPRejectedServer,
+  type RegisterDiscoveredResult,
+  registerDiscovered,
+  type SyncRegistryOptions,
+  syncRegistry,
+} from "./sync-registry.js";
+
+// ─── Events: the audit trail ────────────────────────────────────────────────────────────────────────
+export {
+  MCP_TOOL_CALL_STARTED,
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
-  MCP_TOOL_CALL_STARTED,
   MCP_TOOL_DEFINITION_CHANGED,
+  MCP_SERVER_TOOLS_REJECTED,
+  MCP_SERVER_TOOLS_ACCEPTED,
   MCPEventDispatcher,
   type MCPRuntimeEventName,
   type MCPRuntimeEvents,
@@ -24,25 +51,8 @@ export {
   type MCPToolCallOutcome,
   type MCPToolDefinitionChangedEvent,
 } from "./events.js";
-// LangChain
-export {
-  type FinalCallStrategy,
-  type InvokeWithToolsOptions,
-  type InvokeWithToolsResult,
-  invokeWithTools,
-  type ToolCallRecord,
-  type ToolLoopState,
-} from "./invoke-with-tools.js";
-// Executor
-export {
-  type MCPExecuteOptions,
-  type MCPToolCallClient,
-  MCPToolExecutor,
-  type MCPToolExecutorOptions,
-  type MCPToolResult,
-} from "./mcp-tool-executor.js";
-export { MCPToolNameMap, MODEL_TOOL_NAME_PATTERN, modelToolName } from "./mcp-tool-name-map.js";
-// Tracing
+
+// ─── Tracing (OpenTelemetry spans: `./otel`) ────────────────────────────────────────────────────────
 export {
   type MCPToolSpan,
   type MCPToolSpanEnd,
@@ -50,24 +60,29 @@ export {
   type MCPTracer,
   noopTracer,
 } from "./mcp-tracer.js";
-export {
-  type MCPContentPart,
-  type MCPRawToolResult,
-  type RenderedToolResult,
-  renderToolResult,
-  truncateText,
-} from "./render-tool-result.js";
-export {
-  type MCPRejectedServer,
-  type RegisterDiscoveredResult,
-  registerDiscovered,
-  type SyncRegistryOptions,
-  syncRegistry,
-} from "./sync-registry.js";
-export { type ToLangChainToolsOptions, toLangChainTools, toolErrorText } from "./to-langchain-tools.js";
+
+// ─── What a model sees: names, input schemas, results, errors (for writing an adapter) ─────────────
+export { MCPToolNameMap, MODEL_TOOL_NAME_PATTERN, modelToolName } from "./mcp-tool-name-map.js";
 export {
   checkToolArguments,
   type ModelToolInputSchema,
   normalizeToolInputSchema,
   type ToolArgumentIssue,
 } from "./tool-input-schema.js";
+export {
+  type MCPContentPart,
+  type MCPRawToolResult,
+  type RenderedToolResult,
+  renderToolResult,
+} from "./render-tool-result.js";
+export { toolErrorText } from "./tool-error-text.js";
+
+// ─── Errors ─────────────────────────────────────────────────────────────────────────────────────────
+export {
+  type MCPArgumentIssue,
+  MCPInvalidArgumentsError,
+  type MCPRuntimeErrorCode,
+  MCPToolExecutionError,
+  MCPToolkitClosedError,
+  MCPToolNotFoundError,
+} from "./errors.js";

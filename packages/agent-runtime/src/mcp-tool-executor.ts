@@ -20,6 +20,7 @@ import {
   type MCPToolCallEvent,
   type MCPToolCallOutcome,
 } from "./events.js";
+import { MAX_MCP_RESULT_CHARS } from "./limits.js";
 import { type MCPToolSpan, type MCPTracer, noopTracer } from "./mcp-tracer.js";
 import { type MCPRawToolResult, renderToolResult } from "./render-tool-result.js";
 import {
@@ -40,7 +41,7 @@ export interface MCPToolExecutorOptions {
   events?: MCPEventDispatcher;
   /** One span per call (default: none). */
   tracer?: MCPTracer;
-  /** Cap of the model-facing `text` in UTF-16 code units (default 8000). */
+  /** Cap of the model-facing `text` in UTF-16 code units (default `MAX_MCP_RESULT_CHARS`, 8000). */
   maxResultChars?: number;
   /**
    * Check arguments against the tool's input schema before calling (default true). A definite mismatch
@@ -132,7 +133,7 @@ export class MCPToolExecutor {
   /** The event bus calls are reported on. */
   readonly events: MCPEventDispatcher;
   readonly registry: MCPToolRegistry;
-  readonly policy: MCPPermissionPolicy;
+  #policy: MCPPermissionPolicy;
   readonly #client: MCPToolCallClient;
   readonly #tracer: MCPTracer;
   readonly #maxResultChars: number;
@@ -141,13 +142,13 @@ export class MCPToolExecutor {
   readonly #unsubscribe: (() => void)[];
 
   constructor(options: MCPToolExecutorOptions) {
-    const max = options.maxResultChars ?? 8000;
+    const max = options.maxResultChars ?? MAX_MCP_RESULT_CHARS;
     if (!Number.isInteger(max) || max < 1) {
       throw new RangeError(`MCPToolExecutor: maxResultChars must be a positive integer, got ${String(max)}`);
     }
     this.#client = options.clientManager;
     this.registry = options.registry;
-    this.policy = options.policy;
+    this.#policy = options.policy;
     this.events = options.events ?? new MCPEventDispatcher();
     this.#tracer = options.tracer ?? noopTracer;
     this.#maxResultChars = max;
@@ -183,6 +184,22 @@ export class MCPToolExecutor {
         ),
       );
     }
+  }
+
+  /** The permission policy every call is checked against. */
+  get policy(): MCPPermissionPolicy {
+    return this.#policy;
+  }
+
+  /**
+   * Check every later call against `policy` instead (e.g. after a config reload changed the
+   * `permissions:` section). Calls already past their check are not affected.
+   */
+  usePolicy(policy: MCPPermissionPolicy): void {
+    if (typeof policy?.decide !== "function" || typeof policy.allowedTools !== "function") {
+      throw new TypeError("MCPToolExecutor.usePolicy: expected an MCPPermissionPolicy");
+    }
+    this.#policy = policy;
   }
 
   /**

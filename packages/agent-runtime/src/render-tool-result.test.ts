@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { renderToolResult, truncateText } from "./render-tool-result.js";
+import { truncateText } from "./internal/truncate-text.js";
+import { renderToolResult } from "./render-tool-result.js";
 
 describe("renderToolResult", () => {
   it("joins text parts and summarises binary ones", () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import * as aiSdk from "../src/ai-sdk/index.js";
 import * as api from "../src/index.js";
+import * as langchain from "../src/langchain/index.js";
+import * as node from "../src/node/index.js";
 import * as otel from "../src/otel/index.js";
 import * as testing from "../src/testing/index.js";
 
@@ -7,12 +10,15 @@ describe("public API", () => {
   it("exports exactly these names (a change here needs a changeset)", () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "MAX_MCP_RESULT_CHARS",
+        "MAX_MCP_TOOL_ROUNDS",
         "MCPEventDispatcher",
         "MCPInvalidArgumentsError",
         "MCPToolExecutionError",
         "MCPToolExecutor",
         "MCPToolNameMap",
         "MCPToolNotFoundError",
+        "MCPToolkitClosedError",
         "MCP_SERVER_TOOLS_ACCEPTED",
         "MCP_SERVER_TOOLS_REJECTED",
         "MCP_TOOL_CALL_COMPLETED",
@@ -21,16 +27,31 @@ describe("public API", () => {
         "MCP_TOOL_DEFINITION_CHANGED",
         "MODEL_TOOL_NAME_PATTERN",
         "checkToolArguments",
-        "invokeWithTools",
+        "createMCPToolkit",
         "modelToolName",
         "noopTracer",
         "normalizeToolInputSchema",
         "registerDiscovered",
         "renderToolResult",
         "syncRegistry",
-        "toLangChainTools",
         "toolErrorText",
-        "truncateText",
+      ]
+    `);
+    expect(Object.keys(langchain).sort()).toMatchInlineSnapshot(`
+      [
+        "invokeWithTools",
+        "toLangChainTools",
+      ]
+    `);
+    expect(Object.keys(aiSdk).sort()).toMatchInlineSnapshot(`
+      [
+        "reportInvalidToolCalls",
+        "toAISDKTools",
+      ]
+    `);
+    expect(Object.keys(node).sort()).toMatchInlineSnapshot(`
+      [
+        "createMCPToolkit",
       ]
     `);
     expect(Object.keys(otel).sort()).toMatchInlineSnapshot(`
@@ -65,6 +86,18 @@ describe("public API", () => {
     expect(api.MCPInvalidArgumentsError.isInstance(invalid)).toBe(true);
     expect(api.MCPToolNotFoundError.isInstance(invalid)).toBe(false);
     const classes = Object.values(api).filter((v) => typeof v === "function" && v.prototype instanceof Error);
-    expect(classes).toHaveLength(3);
+    const closed = new api.MCPToolkitClosedError("tools");
+    expect(closed.code).toBe("TOOLKIT_CLOSED");
+    expect(closed.operation).toBe("tools");
+    expect(api.MCPToolkitClosedError.isInstance(closed)).toBe(true);
+    expect(api.MCPToolNotFoundError.isInstance(closed)).toBe(false);
+    expect(classes).toHaveLength(4);
+    for (const ErrorClass of classes)
+      expect(typeof (ErrorClass as { isInstance?: unknown }).isInstance).toBe("function");
+  });
+
+  it("exports the library's defaults as named constants", () => {
+    expect(api.MAX_MCP_RESULT_CHARS).toBe(8000);
+    expect(api.MAX_MCP_TOOL_ROUNDS).toBe(3);
   });
 });

@@ -1,6 +1,11 @@
+// biome-ignore-all assist/source/organizeImports: ordered by concern, like the root entry.
 // @agentforge/agent-runtime/langchain: MCP tools as LangChain tools, and the bounded tool loop.
 // Needs the optional peer @langchain/core; the root entry never loads it.
 
+// ─── MCP tools as LangChain structured tools ────────────────────────────────────────────────────────
+export { type ToLangChainToolsOptions, toLangChainTools } from "./to-langchain-tools.js";
+
+// ─── The bounded tool loop ──────────────────────────────────────────────────────────────────────────
 export {
   type FinalCallStrategy,
   type InvokeWithToolsOptions,
@@ -8,5 +13,4 @@ export {
   invokeWithTools,
   type ToolCallRecord,
   type ToolLoopState,
-} from "../invoke-with-tools.js";
-export { type ToLangChainToolsOptions, toLangChainTools, toolErrorText } from "../to-langchain-tools.js";
+} from "./invoke-with-tools.js";

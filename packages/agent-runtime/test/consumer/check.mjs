@@ -1,12 +1,10 @@
 // Run by scripts/consumer-check.mjs in a throw-away npm project with the tarballs installed.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import {
-  invokeWithTools,
-  MCP_TOOL_CALL_COMPLETED,
-  MCPToolExecutor,
-  MCPToolNameMap,
-} from "@agentforge/agent-runtime";
+import { MCP_TOOL_CALL_COMPLETED, MCPToolExecutor, MCPToolNameMap } from "@agentforge/agent-runtime";
+import { toAISDKTools } from "@agentforge/agent-runtime/ai-sdk";
+import { invokeWithTools } from "@agentforge/agent-runtime/langchain";
+import { createMCPToolkit } from "@agentforge/agent-runtime/node";
 import { createOpenTelemetryTracer } from "@agentforge/agent-runtime/otel";
 import { ScriptedChatModel } from "@agentforge/agent-runtime/testing";
 import { MCPClientManager } from "@agentforge/mcp-client";
@@ -59,4 +57,23 @@ try {
   console.log("agent-runtime (import, full stack over stdio): ok");
 } finally {
   await manager.closeAll();
+}
+
+// The one-step toolkit from the /node entry, with a roster written in code, and its AI SDK tools.
+const toolkit = await createMCPToolkit({
+  config: {
+    servers: [{ name: "local", transport: "stdio", enabled: true, command: process.execPath, args: [bin] }],
+    permissions: { helper: ["local.echo"] },
+  },
+});
+try {
+  assert.deepEqual(
+    (await toolkit.tools("helper")).map((t) => t.identity),
+    ["local.echo"],
+  );
+  assert.equal((await toolkit.execute("helper", "local.echo", { text: "toolkit" })).text, "toolkit");
+  assert.deepEqual(Object.keys(await toAISDKTools(toolkit, "helper")), ["local__echo"]);
+  console.log("agent-runtime (import, createMCPToolkit + AI SDK tools): ok");
+} finally {
+  await toolkit.close();
 }

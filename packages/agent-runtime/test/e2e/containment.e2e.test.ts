@@ -9,7 +9,8 @@ import {
   ToolMessage,
 } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
-import { invokeWithTools, MCPToolNotFoundError, syncRegistry } from "../../src/index.js";
+import { MCPToolNotFoundError, syncRegistry } from "../../src/index.js";
+import { invokeWithTools } from "../../src/langchain/index.js";
 import { ScriptedChatModel, type ScriptStep } from "../../src/testing/index.js";
 import { cleanup, onCleanup, rejectionOf, stack, tempDir } from "./harness.js";
 

@@ -5,7 +5,7 @@
 import { stdioTestServer } from "@agentforge/test-servers";
 import { HumanMessage } from "@langchain/core/messages";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { invokeWithTools } from "../../src/index.js";
+import { invokeWithTools } from "../../src/langchain/index.js";
 import { ScriptedChatModel } from "../../src/testing/index.js";
 import { cleanup, stack } from "./harness.js";
 

@@ -9,7 +9,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { HumanMessage, mapStoredMessagesToChatMessages } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { type FinalCallStrategy, invokeWithTools } from "../../src/index.js";
+import { type FinalCallStrategy, invokeWithTools } from "../../src/langchain/index.js";
 import { cleanup, onCleanup, stack } from "./harness.js";
 
 afterEach(cleanup);

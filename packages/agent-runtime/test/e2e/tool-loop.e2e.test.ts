@@ -9,12 +9,8 @@ import {
 } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  invokeWithTools,
-  MCP_TOOL_CALL_COMPLETED,
-  MCP_TOOL_CALL_STARTED,
-  type ToolLoopState,
-} from "../../src/index.js";
+import { MCP_TOOL_CALL_COMPLETED, MCP_TOOL_CALL_STARTED } from "../../src/index.js";
+import { invokeWithTools, type ToolLoopState } from "../../src/langchain/index.js";
 import { ScriptedChatModel } from "../../src/testing/index.js";
 import { cleanup, rejectionOf, stack, tempDir } from "./harness.js";
 

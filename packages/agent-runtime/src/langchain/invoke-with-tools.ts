@@ -12,10 +12,12 @@ import {
   ToolMessage,
 } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
-import { MCPInvalidArgumentsError, MCPToolNotFoundError } from "./errors.js";
-import type { MCPToolExecutor } from "./mcp-tool-executor.js";
-import { MCPToolNameMap, MODEL_TOOL_NAME_PATTERN } from "./mcp-tool-name-map.js";
-import { toLangChainTools, toolErrorText } from "./to-langchain-tools.js";
+import { MCPInvalidArgumentsError, MCPToolNotFoundError } from "../errors.js";
+import { MAX_MCP_TOOL_ROUNDS } from "../limits.js";
+import type { MCPToolExecutor } from "../mcp-tool-executor.js";
+import { MCPToolNameMap, MODEL_TOOL_NAME_PATTERN } from "../mcp-tool-name-map.js";
+import { toolErrorText } from "../tool-error-text.js";
+import { toLangChainTools } from "./to-langchain-tools.js";
 
 /** One tool call made by the loop: plain data, safe to store and log (no arguments, no results). */
 export interface ToolCallRecord {
@@ -66,7 +68,7 @@ export interface InvokeWithToolsOptions {
   tools: Iterable<MCPToolDescriptor>;
   executor: MCPToolExecutor;
   agent: string;
-  /** Tool rounds before one last call without tools (default 3). */
+  /** Tool rounds before one last call without tools (default `MAX_MCP_TOOL_ROUNDS`, 3). */
   maxRounds?: number;
   signal?: AbortSignal;
   /** Continue from a saved state (e.g. in a new process) instead of starting from `messages`. */
@@ -275,7 +277,7 @@ export async function invokeWithTools(
   options: InvokeWithToolsOptions,
 ): Promise<InvokeWithToolsResult> {
   const { executor, agent, signal, callbacks } = options;
-  const maxRounds = options.maxRounds ?? 3;
+  const maxRounds = options.maxRounds ?? MAX_MCP_TOOL_ROUNDS;
   if (!Number.isInteger(maxRounds) || maxRounds < 0) {
     throw new RangeError(`invokeWithTools: maxRounds must be an integer >= 0, got ${String(maxRounds)}`);
   }

@@ -2,26 +2,14 @@ import { MCPError } from "@agentforge/mcp-config";
 import type { MCPToolDescriptor } from "@agentforge/mcp-permissions";
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
-import { MCPToolExecutionError } from "./errors.js";
-import type { MCPToolExecutor, MCPToolResult } from "./mcp-tool-executor.js";
-import { MCPToolNameMap } from "./mcp-tool-name-map.js";
+import type { MCPToolExecutor, MCPToolResult } from "../mcp-tool-executor.js";
+import { MCPToolNameMap } from "../mcp-tool-name-map.js";
+import { toolErrorText } from "../tool-error-text.js";
 
 /** Options of `toLangChainTools`. */
 export interface ToLangChainToolsOptions {
   /** The name map to use (and extend); pass one to share names with `invokeWithTools`. */
   nameMap?: MCPToolNameMap;
-}
-
-/**
- * The text an executor error becomes for the model: the stable code and what happened — for a tool's own
- * error result, the tool's (bounded) error text, so the model can correct its call.
- */
-export function toolErrorText(error: MCPError): string {
-  const detail =
-    MCPToolExecutionError.isInstance(error) && error.toolErrorText !== undefined
-      ? error.toolErrorText
-      : error.message;
-  return `Error (${error.code}): ${detail}`;
 }
 
 /** Tool descriptions from servers are cut to this many characters before they reach a model. */

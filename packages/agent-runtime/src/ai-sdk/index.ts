@@ -1,0 +1,14 @@
+// biome-ignore-all assist/source/organizeImports: ordered by concern, like the root entry.
+// @agentforge/agent-runtime/ai-sdk: MCP tools as Vercel AI SDK tools. Needs the optional peer `ai`
+// (^6 || ^7); the root entry never loads it.
+
+// ─── MCP tools as AI SDK tools ──────────────────────────────────────────────────────────────────────
+export {
+  type MCPAISDKToolOutput,
+  type MCPToolSource,
+  type ToAISDKToolsOptions,
+  toAISDKTools,
+} from "./to-ai-sdk-tools.js";
+
+// ─── Reporting calls the AI SDK refuses before a tool runs ──────────────────────────────────────────
+export { reportInvalidToolCalls } from "./to-ai-sdk-tools.js";

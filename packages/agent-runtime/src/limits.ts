@@ -1,0 +1,11 @@
+/**
+ * Default cap of the text a model gets from one tool call, in UTF-16 code units. Longer results are
+ * cut and end with `... [N characters truncated]`; the raw MCP result stays intact.
+ */
+export const MAX_MCP_RESULT_CHARS = 8000;
+
+/**
+ * Default number of tool rounds in a tool loop before the model is asked for a final answer without
+ * running more tools (`invokeWithTools`; with the AI SDK: `stopWhen: stepCountIs(MAX_MCP_TOOL_ROUNDS + 1)`).
+ */
+export const MAX_MCP_TOOL_ROUNDS = 3;

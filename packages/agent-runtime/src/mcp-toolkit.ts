@@ -1,0 +1,114 @@
+import type {
+  MCPClientManager,
+  MCPClientManagerOptions,
+  MCPConfigChanges,
+  MCPDiscoveryResult,
+  MCPServerHealth,
+} from "@agentforge/mcp-client";
+import type { ConfigFile, EnvSource, MCPConfig } from "@agentforge/mcp-config";
+import type {
+  MCPPermissionGrants,
+  MCPPermissionPolicy,
+  MCPToolDescriptor,
+  MCPToolRegistry,
+} from "@agentforge/mcp-permissions";
+import type { MCPEventDispatcher } from "./events.js";
+import type { MCPExecuteOptions, MCPToolExecutor, MCPToolResult } from "./mcp-tool-executor.js";
+import type { MCPTracer } from "./mcp-tracer.js";
+import type { MCPRejectedServer } from "./sync-registry.js";
+
+/**
+ * A roster written in code, in the config file's shape (snake_case keys, e.g. `connection_timeout`):
+ * omitted fields get the file's defaults, and it is validated with the same messages as a YAML file.
+ */
+export type MCPToolkitConfigInput = ConfigFile;
+
+/** What a toolkit is built from: a parsed config (`parseMCPConfig`, `loadMCPConfig`) or a roster in code. */
+export type MCPToolkitConfig = MCPConfig | MCPToolkitConfigInput;
+
+/** When a toolkit lists the servers' tools. */
+export type MCPToolkitDiscovery =
+  /** On the first `tools()` or `execute()` (default): creating the toolkit starts no server. */
+  | "lazy"
+  /** While `createMCPToolkit` runs: servers start, and failures show in `toolkit.discovery`, right away. */
+  | "eager";
+
+/** Options of `createMCPToolkit`. */
+export interface CreateMCPToolkitOptions<C = MCPToolkitConfig> {
+  /** The servers (and, unless `permissions` is given, the `permissions:` section). */
+  config: C;
+  /** Agent -> allowed patterns; replaces the config's `permissions:` section when given. Deny by default. */
+  permissions?: MCPPermissionGrants;
+  /** Where variable NAMES of the config are looked up when a server starts (default `process.env`). */
+  env?: EnvSource;
+  /** Folder for each stdio server's `<name>.stderr.log` (default `false`: kept in memory only, no files). */
+  logDir?: string | false;
+  /** Start only these servers of the config (default: every enabled one). */
+  servers?: readonly string[];
+  /** When to list the servers' tools (default `"lazy"`); see `MCPToolkitDiscovery`. */
+  discover?: MCPToolkitDiscovery;
+  /** Deny a tool whose definition changed since it was approved, until `registry.approve(identity)`. */
+  pinToolDefinitions?: boolean;
+  /** The registry to fill (default: a new one), e.g. one whose approvals were restored from disk. */
+  registry?: MCPToolRegistry;
+  /** What `${CONFIG_DIR}` expands to in a roster written in code. */
+  configDir?: string;
+  /** Further options of the `MCPClientManager` (clientInfo, backoff, OAuth login, ...). */
+  manager?: Omit<MCPClientManagerOptions, "env" | "logDir">;
+  /** One span per call (see `@agentforge/agent-runtime/otel`). */
+  tracer?: MCPTracer;
+  /** Cap of the text a model gets per call (default `MAX_MCP_RESULT_CHARS`). */
+  maxResultChars?: number;
+  /** Check arguments against the tool's input schema before calling (default true). */
+  validateArguments?: boolean;
+}
+
+/** Health of a toolkit's servers. */
+export interface MCPToolkitHealth {
+  /** True when every enabled server answered and no server's tool list is rejected. */
+  ok: boolean;
+  /** One health check per configured server (`MCPClientManager.healthCheckAll`). */
+  servers: MCPServerHealth[];
+  /** Servers whose tool list the registry rejected: none of their tools can be called. */
+  rejectedServers: MCPRejectedServer[];
+}
+
+/**
+ * The MCP stack in one object: it owns the client manager, the registry (kept in step with the servers),
+ * the permission policy and the executor. Close it with `close()` or `await using`.
+ */
+export interface MCPToolkit<C = MCPToolkitConfig> extends AsyncDisposable {
+  /** The config in effect (after the last `reload`). */
+  readonly config: MCPConfig;
+  readonly manager: MCPClientManager;
+  readonly registry: MCPToolRegistry;
+  /** The policy in effect (a `reload` replaces it; the executor always asks the current one). */
+  readonly policy: MCPPermissionPolicy;
+  readonly executor: MCPToolExecutor;
+  /** The executor's events: `toolkit.events.on(MCP_TOOL_CALL_FAILED, fn)` returns the unsubscribe function. */
+  readonly events: MCPEventDispatcher;
+  /** The result of the last discovery, if one ran. */
+  readonly discovery: MCPDiscoveryResult | undefined;
+  /** List every server's tools now (again); servers that fail are reported, never thrown. */
+  discover(): Promise<MCPDiscoveryResult>;
+  /** The tools the policy grants `agent` (discovers first when that has not happened yet). */
+  tools(agent: string): Promise<MCPToolDescriptor[]>;
+  /** Call `identity` (`<server>.<tool>`) as `agent`, through the executor (discovers first if needed). */
+  execute(
+    agent: string,
+    identity: string,
+    args?: Record<string, unknown>,
+    options?: MCPExecuteOptions,
+  ): Promise<MCPToolResult>;
+  /** Check every server (ping and tools/list) and report rejected tool lists. */
+  health(): Promise<MCPToolkitHealth>;
+  /**
+   * Apply a new config: servers added, changed or removed (unchanged ones keep their connection), the
+   * policy replaced, and the registry brought in step (removed servers lose their tools).
+   */
+  reload(config: C, options?: { permissions?: MCPPermissionGrants }): Promise<MCPConfigChanges>;
+  /** Servers whose tool list the registry rejected (none of their tools are callable). */
+  rejectedServers(): MCPRejectedServer[];
+  /** Stop syncing and end every server process; later calls fail with `MCPToolkitClosedError`. */
+  close(): Promise<void>;
+}
