@@ -42,8 +42,12 @@ export type MCPConnectionErrorCode =
   | "HTTP_NOT_FOUND"
   /** http: another unexpected HTTP status (see `httpStatus`). */
   | "HTTP_ERROR"
-  /** OAuth: the authorization server refused the client credentials or could not be used. */
+  /** OAuth: the authorization server refused the client credentials or could not be used, or a login failed (refused, wrong `state`). */
   | "AUTH_FAILED"
+  /** OAuth `authorization_code`: the server needs a user login and this process cannot ask for one ("needs login"). */
+  | "AUTH_REQUIRED"
+  /** OAuth `authorization_code`: the browser did not come back to the loopback redirect in time. */
+  | "LOGIN_TIMEOUT"
   /** A live connection ended while a request was in flight (process exited, HTTP session lost). */
   | "CONNECTION_LOST"
   /** The connection was closed by `close()`, `closeAll()`, `applyConfig()` or a health recycle. */

@@ -61,3 +61,12 @@ export {
   REPLY_TOO_LARGE_RPC_CODE,
   type ReplyTooLargeData,
 } from "./mcp-stdio-transport.js";
+// OAuth logins (grant authorization_code)
+export {
+  type MCPAuthorizeContext,
+  type MCPAuthorizeFunction,
+  MCPMemoryTokenStore,
+  type MCPOAuthRecord,
+  type MCPOAuthTokenStore,
+  openInBrowser,
+} from "./oauth-token-store.js";

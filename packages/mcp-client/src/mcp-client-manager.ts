@@ -18,6 +18,11 @@ import { type MCPConnectionError, type MCPConnectionKind, MCPServerNotFoundError
 import { type BackoffOptions, DEFAULT_BACKOFF } from "./internal/backoff.js";
 import { ServerConnection } from "./internal/server-connection.js";
 import { stableStringify } from "./internal/stable-stringify.js";
+import {
+  type MCPAuthorizeFunction,
+  MCPMemoryTokenStore,
+  type MCPOAuthTokenStore,
+} from "./oauth-token-store.js";
 
 /** Options of `MCPClientManager`. */
 export interface MCPClientManagerOptions {
@@ -46,6 +51,20 @@ export interface MCPClientManagerOptions {
    * ignored (but observable through `listenerError`).
    */
   onListenerError?: (error: unknown, event: MCPClientManagerEventName, serverName: string) => void;
+  /**
+   * `grant: authorization_code`: where logins (tokens, dynamic client registrations) are kept, by server
+   * name. Default: an `MCPMemoryTokenStore` of this manager, so a login lasts as long as the process.
+   */
+  tokenStore?: MCPOAuthTokenStore;
+  /**
+   * `grant: authorization_code`: called with the authorization URL when a user must log in (open a
+   * browser there). The manager listens on the loopback redirect URL, checks `state` and finishes the
+   * login. Default: print the URL and try the system browser when stdin is a terminal; when it is not,
+   * or with `false`, connecting fails with `AUTH_REQUIRED` ("needs login") instead of waiting.
+   */
+  authorize?: MCPAuthorizeFunction | false;
+  /** `grant: authorization_code`: how long a login may take before `LOGIN_TIMEOUT` (default 300000 ms). */
+  loginTimeoutMs?: number;
 }
 
 /** Options of `MCPClientManager.callTool`. Defaults come from the server's config. */
@@ -278,6 +297,8 @@ function positive(value: number | undefined, name: string, min = 1): void {
 export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
   private connections = new Map<string, ServerConnection>();
   private readonly settings: ConstructorParameters<typeof ServerConnection>[1];
+  /** Where `grant: authorization_code` logins are kept (the `tokenStore` option, or memory). */
+  readonly tokenStore: MCPOAuthTokenStore;
   private pollTimer: NodeJS.Timeout | undefined;
   private pollRun: Promise<unknown> | undefined;
 
@@ -293,6 +314,15 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
     if (options.onListenerError !== undefined && typeof options.onListenerError !== "function") {
       throw new TypeError("MCPClientManager: options.onListenerError must be a function");
     }
+    positive(options.loginTimeoutMs, "MCPClientManager: options.loginTimeoutMs");
+    if (
+      options.authorize !== undefined &&
+      options.authorize !== false &&
+      typeof options.authorize !== "function"
+    ) {
+      throw new TypeError("MCPClientManager: options.authorize must be a function or false");
+    }
+    this.tokenStore = options.tokenStore ?? new MCPMemoryTokenStore();
     if (options.logDir !== undefined && options.logDir !== false && typeof options.logDir !== "string") {
       throw new TypeError("MCPClientManager: options.logDir must be a folder path or false");
     }
@@ -303,6 +333,9 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
       ...(options.inheritEnv ? { inheritEnv: options.inheritEnv } : {}),
       ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
+      tokenStore: this.tokenStore,
+      ...(options.authorize !== undefined ? { authorize: options.authorize } : {}),
+      ...(options.loginTimeoutMs !== undefined ? { loginTimeoutMs: options.loginTimeoutMs } : {}),
     };
     this.settings = {
       transport,
@@ -518,6 +551,15 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
   /** Close one server's connection (ending its child process); the next use reconnects. */
   async close(name: string): Promise<void> {
     await this.entry(name, true).close("closed");
+  }
+
+  /**
+   * Forget a server's OAuth login (`grant: authorization_code`): close its connection and delete its
+   * record (tokens, client registration) from the token store. The next use asks for a new login.
+   */
+  async logout(name: string): Promise<void> {
+    await this.entry(name, true).close("closed");
+    await this.tokenStore.delete(name);
   }
 
   /**

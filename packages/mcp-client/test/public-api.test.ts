@@ -8,6 +8,7 @@ describe("public API", () => {
         "DEFAULT_MAX_MESSAGE_BYTES",
         "MCPClientManager",
         "MCPConnectionError",
+        "MCPMemoryTokenStore",
         "MCPRequestError",
         "MCPServerNotFoundError",
         "MCPStdioTransport",
@@ -16,6 +17,7 @@ describe("public API", () => {
         "createTransport",
         "discoverAll",
         "discoverTools",
+        "openInBrowser",
       ]
     `);
   });

@@ -50,6 +50,7 @@ export {
   type MCPServerConfig,
   type MCPStdioServerConfig,
   type MCPTransportType,
+  OAUTH_SIGNING_ALGORITHMS,
   permissionsSchema,
   SERVER_NAME_PATTERN,
   type ServerEntry,

@@ -64,36 +64,103 @@ const customHeaderAuth = z.strictObject({
   credential_env_var: envVarName,
   header_name: z.string().regex(HEADER_NAME_PATTERN).optional(),
 });
+/** JWS algorithms accepted for `private_key_jwt` client assertions (RFC 7518). */
+export const OAUTH_SIGNING_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+] as const;
+
 const oauthAuth = z
   .strictObject({
     type: z.literal("oauth"),
-    /** `client_credentials` (machine to machine) or `access_token` (a pre-issued token). */
-    grant: z.enum(["client_credentials", "access_token"]).default("client_credentials"),
+    /**
+     * `authorization_code` (a user logs in through a browser, PKCE), `client_credentials` (machine to
+     * machine, with a secret or a private-key JWT) or `access_token` (a pre-issued token).
+     */
+    grant: z.enum(["authorization_code", "client_credentials", "access_token"]).default("client_credentials"),
+    /** Variable holding the client id. Optional for authorization_code (dynamic registration). */
     client_id_env_var: envVarName.optional(),
+    /** Variable holding the client secret (client_secret_basic / client_secret_post). */
     client_secret_env_var: envVarName.optional(),
+    /** Variable holding the PATH of a PEM private key, for `private_key_jwt` (client_credentials). */
+    private_key_file_env_var: envVarName.optional(),
+    /** JWS algorithm of the client assertion; by default derived from the key. */
+    signing_algorithm: z.enum(OAUTH_SIGNING_ALGORITHMS).optional(),
+    /** An https URL of this client's metadata document, used as client id when the server supports it. */
+    client_metadata_url: z
+      .url({ protocol: /^https$/, error: "expected an https:// URL of the client metadata document" })
+      .optional(),
     /** The pre-issued access token's variable, for `grant: access_token`. */
     credential_env_var: envVarName.optional(),
+    /** Space-separated scopes to ask for (by default: what the server advertises). */
     scope: z.string().optional(),
     /** The authorization server the credentials were issued by (a URL, not a secret). */
     issuer: z.url({ protocol: /^https?$/ }).optional(),
+    /** Loopback port of the login redirect (`http://127.0.0.1:<port>/callback`); random by default. */
+    redirect_port: z
+      .int({ error: "expected a port number" })
+      .min(1, { error: "expected a port from 1 to 65535" })
+      .max(65535, { error: "expected a port from 1 to 65535" })
+      .optional(),
   })
   .superRefine((auth, ctx) => {
+    const issue = (key: string, message: string) => ctx.addIssue({ code: "custom", path: [key], message });
+    const onlyFor = (key: keyof typeof auth, grants: string) => {
+      if (auth[key] !== undefined) issue(key, `only used with grant ${grants}; remove it or change grant`);
+    };
     if (auth.grant === "client_credentials") {
-      for (const key of ["client_id_env_var", "client_secret_env_var"] as const) {
-        if (!auth[key]) {
-          ctx.addIssue({
-            code: "custom",
-            path: [key],
-            message: `required for grant client_credentials (the NAME of the variable holding it)`,
-          });
-        }
+      if (!auth.client_id_env_var) {
+        issue(
+          "client_id_env_var",
+          "required for grant client_credentials (the NAME of the variable holding it)",
+        );
       }
-    } else if (!auth.credential_env_var) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["credential_env_var"],
-        message: "required for grant access_token (the NAME of the variable holding the token)",
-      });
+      if (auth.client_secret_env_var && auth.private_key_file_env_var) {
+        issue(
+          "private_key_file_env_var",
+          "give either client_secret_env_var or private_key_file_env_var, not both",
+        );
+      } else if (!auth.client_secret_env_var && !auth.private_key_file_env_var) {
+        issue(
+          "client_secret_env_var",
+          "required for grant client_credentials (the NAME of the variable holding it), unless private_key_file_env_var names a private key for private_key_jwt",
+        );
+      }
+      if (auth.signing_algorithm && !auth.private_key_file_env_var) {
+        issue("signing_algorithm", "only used with private_key_file_env_var (private_key_jwt)");
+      }
+      onlyFor("credential_env_var", "access_token");
+      onlyFor("client_metadata_url", "authorization_code");
+      onlyFor("redirect_port", "authorization_code");
+    } else if (auth.grant === "authorization_code") {
+      if (auth.client_secret_env_var && !auth.client_id_env_var) {
+        issue(
+          "client_id_env_var",
+          "required with client_secret_env_var (a pre-registered client); leave both out to register dynamically",
+        );
+      }
+      onlyFor("credential_env_var", "access_token");
+      onlyFor("private_key_file_env_var", "client_credentials");
+      onlyFor("signing_algorithm", "client_credentials");
+    } else {
+      if (!auth.credential_env_var) {
+        issue(
+          "credential_env_var",
+          "required for grant access_token (the NAME of the variable holding the token)",
+        );
+      }
+      onlyFor("private_key_file_env_var", "client_credentials");
+      onlyFor("signing_algorithm", "client_credentials");
+      onlyFor("client_metadata_url", "authorization_code");
+      onlyFor("redirect_port", "authorization_code");
     }
   });
 const mtlsAuth = z.strictObject({

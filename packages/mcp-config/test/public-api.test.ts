@@ -12,6 +12,7 @@ describe("public API", () => {
         "MCPError",
         "MCP_CONFIG_SCHEMA_ID",
         "MIN_SECRET_LENGTH",
+        "OAUTH_SIGNING_ALGORITHMS",
         "REDACTED_MARKER",
         "SERVER_NAME_PATTERN",
         "SecretRedactor",

@@ -8,6 +8,7 @@ import { createServer as createHttpServer } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createOAuthServer } from "./lib/oauth-server.mjs";
 import { createState, createTestServer, parseArgs } from "./lib/test-server.mjs";
 
 const options = parseArgs(process.argv.slice(2));
@@ -19,6 +20,7 @@ const oauthClientId = typeof options.oauthClientId === "string" ? options.oauthC
 const oauthClientSecret = envValue(options.oauthClientSecretEnv);
 const issuedTokens = new Set();
 let origin = "";
+const oauthServer = options.authServer ? createOAuthServer(options, () => origin) : undefined;
 
 const same = (a, b) => {
   const x = Buffer.from(a);
@@ -106,7 +108,7 @@ function oauthRoutes(req, res, url) {
 
 const sessions = new Map(); // session id -> transport (Streamable HTTP or SSE)
 
-async function streamable(req, res) {
+async function streamable(req, res, parsedBody) {
   const sessionId = req.headers["mcp-session-id"];
   if (typeof sessionId === "string") {
     const transport = sessions.get(sessionId);
@@ -114,7 +116,7 @@ async function streamable(req, res) {
       json(res, 404, { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
       return;
     }
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsedBody);
     return;
   }
   if (req.method !== "POST") {
@@ -129,7 +131,7 @@ async function streamable(req, res) {
     if (transport.sessionId) sessions.delete(transport.sessionId);
   };
   await createTestServer(options, state).connect(transport);
-  await transport.handleRequest(req, res);
+  await transport.handleRequest(req, res, parsedBody);
 }
 
 async function legacySse(req, res, url) {
@@ -156,6 +158,7 @@ async function legacySse(req, res, url) {
 async function handle(req, res) {
   const url = new URL(req.url ?? "/", origin);
   if (oauthClientId && oauthRoutes(req, res, url)) return;
+  if (oauthServer && (await oauthServer.handle(req, res, url, () => readBody(req)))) return;
   if (url.pathname === "/admin/drop-sessions" && req.method === "POST") {
     const dropped = sessions.size;
     for (const transport of [...sessions.values()]) await transport.close();
@@ -171,12 +174,21 @@ async function handle(req, res) {
     json(res, 404, { error: `nothing at ${url.pathname}` });
     return;
   }
-  if (!authorized(req)) {
+  let parsedBody;
+  if (oauthServer) {
+    if (req.method === "POST") parsedBody = JSON.parse((await readBody(req)) || "null");
+    const denial = oauthServer.check(req, parsedBody);
+    if (denial) {
+      const error = denial.status === 401 ? "invalid_token" : "insufficient_scope";
+      json(res, denial.status, { error }, { "www-authenticate": denial.header });
+      return;
+    }
+  } else if (!authorized(req)) {
     deny(req, res);
     return;
   }
   if (options.legacySse) await legacySse(req, res, url);
-  else await streamable(req, res);
+  else await streamable(req, res, parsedBody);
 }
 
 const listener = (req, res) => {

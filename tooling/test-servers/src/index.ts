@@ -97,6 +97,45 @@ export interface HttpTestServerOptions extends TestServerBehaviour {
   oauthClientId?: string;
   /** The variable (in `env`) holding the OAuth client secret the server accepts. */
   oauthClientSecretEnv?: string;
+  /**
+   * Be a full OAuth 2.1 authorization server in front of /mcp (see servers/lib/oauth-server.mjs):
+   * protected-resource and authorization-server metadata, authorization code + PKCE S256 (redirects
+   * straight back with a code, no browser), refresh tokens, client_credentials, counters at
+   * `GET /admin/oauth`, `POST /admin/expire-tokens` and `POST /admin/revoke-refresh`.
+   */
+  authServer?: boolean;
+  /** authServer: the issuer's path (e.g. `/tenant`): its metadata only at the path-based well-known URL. */
+  issuerPath?: string;
+  /** authServer: leave `resource_metadata` out of WWW-Authenticate (the client must probe well-known URLs). */
+  noResourceMetadataHeader?: boolean;
+  /** authServer: offer dynamic client registration (RFC 7591). */
+  dcr?: boolean;
+  /** authServer: a pre-registered client id (any loopback redirect URI)... */
+  preClientId?: string;
+  /** ...and the variable (in `env`) holding its secret; without it the client is public. */
+  preClientSecretEnv?: string;
+  /** authServer: token endpoint auth methods offered (default client_secret_basic, client_secret_post, none). */
+  authMethods?: string[];
+  /** authServer: `scopes_supported` of the metadata. */
+  scopesSupported?: string[];
+  /** authServer: the `scope` of the 401 WWW-Authenticate challenge. */
+  challengeScope?: string;
+  /** authServer: calling this tool needs `stepUpScope`: 403 insufficient_scope until the token has it. */
+  stepUpTool?: string;
+  /** authServer: the scope `stepUpTool` needs. */
+  stepUpScope?: string;
+  /** authServer: redirect back with a different `state` than the client sent. */
+  tamperState?: boolean;
+  /** authServer: a client_credentials client authenticating with private_key_jwt... */
+  jwtClientId?: string;
+  /** ...whose PEM public key is in this file. */
+  jwtPublicKeyFile?: string;
+  /** authServer: a client_credentials client with a secret (variable in `env`). */
+  ccClientId?: string;
+  /** The variable (in `env`) holding `ccClientId`'s secret. */
+  ccClientSecretEnv?: string;
+  /** authServer: advertise client ID metadata documents (any https client_id is accepted). */
+  clientMetadataDocuments?: boolean;
   /** Extra environment for the server process. */
   env?: Record<string, string>;
 }

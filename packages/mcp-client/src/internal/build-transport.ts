@@ -15,6 +15,8 @@ import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/tran
 import type { CreateTransportOptions } from "../create-transport.js";
 import { MCPConnectionError, type MCPConnectionKind } from "../errors.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, MCPStdioTransport } from "../mcp-stdio-transport.js";
+import { MCPMemoryTokenStore } from "../oauth-token-store.js";
+import { AuthorizationCodeProvider, DEFAULT_LOGIN_TIMEOUT_MS } from "./authorization-code.js";
 import { mtlsFetch, oauthProvider } from "./http-auth.js";
 import { type Redactor, redactorFor } from "./redactor.js";
 
@@ -48,6 +50,10 @@ export interface BuiltTransport {
   stdio: MCPStdioTransport | undefined;
   /** Resources to release after the transport closed (the mTLS dispatcher). */
   dispose: () => Promise<void>;
+  /** `grant: authorization_code`: the provider that can run a pending login. */
+  oauth?: AuthorizationCodeProvider;
+  /** The fetch the transport uses (for the login's token exchange). */
+  fetch?: FetchLike;
 }
 
 function childEnvironment(config: MCPServerConfig, env: EnvSource, inherit: readonly string[]) {
@@ -81,33 +87,64 @@ function resolved<T extends MCPServerConfig>(
   }
 }
 
+interface HttpTransport {
+  transport: Transport;
+  dispose: () => Promise<void>;
+  oauth?: AuthorizationCodeProvider;
+  fetch?: FetchLike;
+}
+
 async function httpTransport(
   config: MCPHttpServerConfig,
   kind: "streamable-http" | "sse",
   env: EnvSource,
   redactor: Redactor,
-): Promise<{ transport: Transport; dispose: () => Promise<void> }> {
+  options: CreateTransportOptions,
+): Promise<HttpTransport> {
   const headers = resolvedAuthHeaders(config, env);
   const auth = config.auth;
   let fetch: FetchLike | undefined;
   let dispose = async () => {};
   let authProvider: OAuthClientProvider | undefined;
+  let oauth: AuthorizationCodeProvider | undefined;
   if (auth.type === "mtls") {
     const mtls = await mtlsFetch(auth, env, config.name);
     fetch = mtls.fetch;
     dispose = mtls.close;
+  } else if (auth.type === "oauth" && auth.grant === "authorization_code") {
+    oauth = new AuthorizationCodeProvider({
+      serverName: config.name,
+      url: config.url,
+      auth,
+      env,
+      store: options.tokenStore ?? new MCPMemoryTokenStore(),
+      redactor,
+      authorize: options.authorize,
+      loginTimeoutMs: options.loginTimeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
+    });
+    await oauth.prepare();
+    authProvider = oauth;
+    const provider = oauth;
+    // Watch the server's answers for 403 insufficient_scope (scope step-up).
+    fetch = async (url, init) => {
+      const response = await globalThis.fetch(url, init);
+      provider.observe(response);
+      return response;
+    };
   } else if (auth.type === "oauth") {
-    authProvider = oauthProvider(auth, env, config.name, redactor);
+    authProvider = await oauthProvider(auth, env, config.name, redactor);
   }
-  const options = {
+  const transportOptions = {
     requestInit: { headers },
     ...(fetch ? { fetch } : {}),
     ...(authProvider ? { authProvider } : {}),
   };
   const url = new URL(config.url);
   const transport =
-    kind === "sse" ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
-  return { transport, dispose };
+    kind === "sse"
+      ? new SSEClientTransport(url, transportOptions)
+      : new StreamableHTTPClientTransport(url, transportOptions);
+  return { transport, dispose, ...(oauth ? { oauth } : {}), ...(fetch ? { fetch } : {}) };
 }
 
 /** The manager's transport factory: the transport plus what it needs to report failures. */
@@ -134,11 +171,6 @@ export async function buildTransport(
     return { transport: stdio, kind: "stdio", redactor, stdio, dispose: async () => {} };
   }
   const kind = options.http ?? "streamable-http";
-  const { transport, dispose } = await httpTransport(
-    resolved(config, options, redactor),
-    kind,
-    env,
-    redactor,
-  );
-  return { transport, kind, redactor, stdio: undefined, dispose };
+  const http = await httpTransport(resolved(config, options, redactor), kind, env, redactor, options);
+  return { ...http, kind, redactor, stdio: undefined };
 }

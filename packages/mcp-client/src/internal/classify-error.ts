@@ -193,6 +193,7 @@ function credentialHint(failure: HttpFailure): string {
   if (auth.type === "oauth") {
     if (auth.clientIdEnvVar) names.push(auth.clientIdEnvVar);
     if (auth.clientSecretEnvVar) names.push(auth.clientSecretEnvVar);
+    if (auth.privateKeyFileEnvVar) names.push(auth.privateKeyFileEnvVar);
   }
   for (const variable of Object.values(failure.config.headers)) names.push(variable);
   if (names.length === 0) return " The config sends no credentials (auth: none); add an auth section.";

@@ -2,10 +2,14 @@
  * OAuth and mTLS wiring for http servers. Credentials are read from the environment variables the
  * config NAMES, at connect time; their values go nowhere but the request they authenticate.
  */
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { EnvSource, MCPAuthConfig } from "@agentforge/mcp-config";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { ClientCredentialsProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+} from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -93,13 +97,99 @@ class RedactingClientCredentialsProvider extends ClientCredentialsProvider {
   }
 }
 
-/** The SDK auth provider for an `oauth` auth config. */
-export function oauthProvider(
+/** private_key_jwt client_credentials that also registers every issued token with the redactor. */
+class RedactingPrivateKeyJwtProvider extends PrivateKeyJwtProvider {
+  constructor(
+    options: ConstructorParameters<typeof PrivateKeyJwtProvider>[0],
+    private readonly redactor: Redactor,
+  ) {
+    super(options);
+  }
+  override saveTokens(tokens: OAuthTokens): void {
+    this.redactor.add(tokens.access_token);
+    this.redactor.add(tokens.refresh_token);
+    super.saveTokens(tokens);
+  }
+}
+
+/** The JWS algorithm a private key signs with by default (RFC 7518 names). */
+export function defaultSigningAlgorithm(key: KeyObject): string | undefined {
+  switch (key.asymmetricKeyType) {
+    case "rsa":
+      return "RS256";
+    case "rsa-pss":
+      return "PS256";
+    case "ed25519":
+      return "EdDSA";
+    case "ec": {
+      const curve = key.asymmetricKeyDetails?.namedCurve;
+      if (curve === "prime256v1" || curve === "P-256") return "ES256";
+      if (curve === "secp384r1" || curve === "P-384") return "ES384";
+      if (curve === "secp521r1" || curve === "P-521") return "ES512";
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+async function privateKeyJwtProvider(
   auth: OAuthAuth,
   env: EnvSource,
   serverName: string,
   redactor: Redactor,
-): OAuthClientProvider {
+  clientId: string,
+): Promise<OAuthClientProvider> {
+  const variable = auth.privateKeyFileEnvVar as string;
+  const pem = await readPem(
+    env,
+    variable,
+    "privateKeyFileEnvVar",
+    "the private key (private_key_jwt)",
+    serverName,
+  );
+  let key: KeyObject;
+  try {
+    key = createPrivateKey(pem);
+  } catch (error) {
+    throw new MCPConnectionError(
+      `MCP server "${serverName}": the file named by ${variable} (auth.privateKeyFileEnvVar) is not a usable unencrypted PEM private key. Fix: point it at a PKCS#8, PKCS#1 or SEC1 PEM key without a passphrase.`,
+      {
+        code: "SERVER_MISCONFIGURED",
+        serverName,
+        cause: new Error((error as NodeJS.ErrnoException).code ?? "invalid key"),
+      },
+    );
+  }
+  const algorithm = auth.signingAlgorithm ?? defaultSigningAlgorithm(key);
+  if (!algorithm) {
+    throw new MCPConnectionError(
+      `MCP server "${serverName}": cannot tell the signing algorithm of the ${key.asymmetricKeyType ?? "unknown"} key named by ${variable}. Fix: set auth.signing_algorithm.`,
+      { code: "SERVER_MISCONFIGURED", serverName },
+    );
+  }
+  // A JWK lets jose import every key form Node reads (PKCS#1, SEC1, PKCS#8) and EdDSA keys.
+  const jwk = key.export({ format: "jwk" }) as Record<string, unknown>;
+  return new RedactingPrivateKeyJwtProvider(
+    {
+      clientId,
+      privateKey: jwk,
+      algorithm,
+      clientName: "agentforge-mcp-client",
+      ...(auth.scope ? { scope: auth.scope } : {}),
+      ...(auth.issuer ? { expectedIssuer: auth.issuer } : {}),
+    },
+    redactor,
+  );
+}
+
+/** The SDK auth provider for an `oauth` auth config with grant `access_token` or `client_credentials`. */
+export async function oauthProvider(
+  auth: OAuthAuth,
+  env: EnvSource,
+  serverName: string,
+  redactor: Redactor,
+): Promise<OAuthClientProvider> {
   if (auth.grant === "access_token") {
     const variable = auth.credentialEnvVar ?? "(unset)";
     return new PreIssuedTokenProvider(
@@ -114,6 +204,9 @@ export function oauthProvider(
     "the OAuth client id",
     serverName,
   );
+  if (auth.privateKeyFileEnvVar) {
+    return privateKeyJwtProvider(auth, env, serverName, redactor, clientId);
+  }
   const clientSecret = requireVariable(
     env,
     auth.clientSecretEnvVar,

@@ -28,6 +28,7 @@ import type {
   MCPDisconnectReason,
   MCPServerHealth,
 } from "../mcp-client-manager.js";
+import { isUnauthorizedError, MAX_LOGINS_PER_OPERATION } from "./authorization-code.js";
 import { type BackoffOptions, backoffDelay } from "./backoff.js";
 import { type BuiltTransport, buildTransport } from "./build-transport.js";
 import {
@@ -378,9 +379,10 @@ export class ServerConnection {
 
   private async connectHttp(generation: number, signal: AbortSignal) {
     const config = this.config as MCPServerConfig & { transport: "http" };
-    const deadline = performance.now() + this.connectionTimeoutMs;
-    const attempt = async (kind: "streamable-http" | "sse") => {
+    let deadline = performance.now() + this.connectionTimeoutMs;
+    const attempt = async (kind: "streamable-http" | "sse", made?: (built: BuiltTransport) => void) => {
       const built = await this.build({ ...this.settings.transport, http: kind });
+      made?.(built);
       const client = this.newClient(generation);
       const remaining = Math.max(1, Math.round(deadline - performance.now()));
       try {
@@ -407,8 +409,28 @@ export class ServerConnection {
         sseTried,
       });
     };
+    let built: BuiltTransport | undefined;
+    const streamable = async () => {
+      // grant authorization_code: the SDK stops with UnauthorizedError when a user must log in. The
+      // login runs outside the connection timeout (it has its own), then the attempt starts again.
+      for (let logins = 0; ; logins++) {
+        try {
+          return await attempt("streamable-http", (made) => {
+            built = made;
+          });
+        } catch (error) {
+          const oauth = built?.oauth;
+          if (!oauth?.loginPending || !isUnauthorizedError(error) || logins >= MAX_LOGINS_PER_OPERATION) {
+            throw error;
+          }
+          await oauth.completeLogin(built?.fetch, signal);
+          if (generation !== this.generation) throw this.closedWhileConnecting("streamable-http");
+          deadline = performance.now() + this.connectionTimeoutMs;
+        }
+      }
+    };
     try {
-      return await attempt("streamable-http");
+      return await streamable();
     } catch (first) {
       if (MCPConnectionError.isInstance(first)) throw first;
       const status = httpStatusOf(first);
@@ -531,6 +553,24 @@ export class ServerConnection {
     return mapped;
   }
 
+  /**
+   * Run a request; when the server asks for more scopes (403 insufficient_scope) and the SDK stopped for
+   * a login, run the login (step-up) and send the request again, at most MAX_LOGINS_PER_OPERATION times.
+   */
+  private async withLogin<T>(live: Live, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+    for (let logins = 0; ; logins++) {
+      try {
+        return await run();
+      } catch (error) {
+        const oauth = live.built.oauth;
+        if (!oauth?.loginPending || !isUnauthorizedError(error) || logins >= MAX_LOGINS_PER_OPERATION) {
+          throw error;
+        }
+        await oauth.completeLogin(live.built.fetch, signal);
+      }
+    }
+  }
+
   /** Call a tool with the server's limits; see `MCPClientManager.callTool`. */
   async callTool(
     toolName: string,
@@ -594,10 +634,13 @@ export class ServerConnection {
       }
       // Read loosely, then repaired part by part: one unknown content type or bad image must not fail
       // the whole result (the SDK still checks structuredContent against the tool's output schema).
-      const raw: unknown = await live.client.callTool(
-        params,
-        ResultSchema as unknown as Parameters<Client["callTool"]>[1],
-        request,
+      const current = live;
+      const raw: unknown = await this.withLogin(current, signal, () =>
+        current.client.callTool(
+          params,
+          ResultSchema as unknown as Parameters<Client["callTool"]>[1],
+          request,
+        ),
       );
       const result = toCallToolResult(raw);
       if (!result) {
@@ -661,10 +704,12 @@ export class ServerConnection {
       const seen = new Set<string>();
       for (let page = 0; page < MAX_TOOL_PAGES; page++) {
         // Read loosely: one tool with a malformed schema must not make the whole list fail.
-        const result = await live.client.request(
-          { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) },
-          PaginatedResultSchema,
-          { timeout: timeoutMs, ...(signal ? { signal } : {}) },
+        const params = cursor === undefined ? {} : { params: { cursor } };
+        const result = await this.withLogin(live, signal, () =>
+          live.client.request({ method: "tools/list", ...params }, PaginatedResultSchema, {
+            timeout: timeoutMs,
+            ...(signal ? { signal } : {}),
+          }),
         );
         const tools = (result as { tools?: unknown }).tools;
         if (!Array.isArray(tools)) {

@@ -126,3 +126,55 @@ describe("import errors point into the source file", () => {
     ).toThrow(/both become server name "git-hub"/);
   });
 });
+
+describe("importing an oauth block", () => {
+  const text = JSON.stringify({
+    mcpServers: {
+      github: {
+        type: "http",
+        url: "https://api.githubcopilot.com/mcp/",
+        oauth: {
+          clientId: "Iv1.canary0123456789",
+          clientSecret: "${env:GH_SECRET}",
+          callbackPort: 8765,
+          scopes: ["repo", "read:user"],
+          extra: 1,
+        },
+      },
+      both: {
+        url: "https://both.example/mcp",
+        headers: { Authorization: "Bearer ${env:BOTH_TOKEN}" },
+        oauth: { clientId: "x" },
+      },
+    },
+  });
+  const config = parseMCPConfig(text, { source: ".mcp.json" });
+
+  it("maps it to grant authorization_code, moving the literal client id to a variable", () => {
+    expect(config.servers[0]).toMatchObject({
+      auth: {
+        type: "oauth",
+        grant: "authorization_code",
+        clientIdEnvVar: "GITHUB_CLIENT_ID",
+        clientSecretEnvVar: "GH_SECRET",
+        redirectPort: 8765,
+        scope: "repo read:user",
+      },
+    });
+    expect(JSON.stringify(config)).not.toContain("canary");
+    expect(config.variables).toContainEqual({
+      name: "GITHUB_CLIENT_ID",
+      server: "github",
+      field: "auth.client_id_env_var",
+      replacedLiteral: true,
+    });
+  });
+
+  it("warns about unknown keys and keeps an Authorization header over the oauth block", () => {
+    expect(config.servers[1]).toMatchObject({ auth: { type: "bearer", credentialEnvVar: "BOTH_TOKEN" } });
+    expect(config.warnings.map((w) => w.path)).toEqual([
+      "mcpServers.github.oauth.extra",
+      "mcpServers.both.oauth",
+    ]);
+  });
+});

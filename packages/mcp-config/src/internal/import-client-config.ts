@@ -28,6 +28,7 @@ const HANDLED_KEYS = new Set([
   "headers",
   "disabled",
   "description",
+  "oauth",
 ]);
 // Keys other clients use for their own features; nothing to convert, so they are dropped quietly.
 const CLIENT_KEYS = new Set([
@@ -69,6 +70,42 @@ type Entry = Record<string, unknown>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An entry's `oauth` block (as Claude Code and similar clients write it: `clientId`, `clientSecret`,
+ * `callbackPort`, `scope`) as our `auth: { type: oauth, grant: authorization_code }`. Literal client ids
+ * and secrets move to variables, like every other literal.
+ */
+function importOAuth(
+  oauth: Record<string, unknown>,
+  base: PropertyKey[],
+  prefix: string,
+  record: (field: string, variable: string, replacedLiteral: boolean) => void,
+  warnings: MCPConfigIssue[],
+  at: (path: PropertyKey[], message: string, key?: boolean) => MCPConfigIssue,
+): Record<string, unknown> {
+  const auth: Record<string, unknown> = { type: "oauth", grant: "authorization_code" };
+  const variableFor = (value: unknown, field: string, suffix: string) => {
+    const text = String(value);
+    const ref = WHOLE_REF.exec(text)?.[1];
+    const input = INPUT_REF.exec(text)?.[1];
+    const variable = ref ?? (input ? envName(input) : `${prefix}_${suffix}`);
+    record(`auth.${field}`, variable, !ref && !input);
+    return variable;
+  };
+  for (const [key, value] of Object.entries(oauth)) {
+    if (key === "clientId") auth.client_id_env_var = variableFor(value, "client_id_env_var", "CLIENT_ID");
+    else if (key === "clientSecret")
+      auth.client_secret_env_var = variableFor(value, "client_secret_env_var", "CLIENT_SECRET");
+    else if (key === "callbackPort" || key === "redirectPort") auth.redirect_port = value;
+    else if (key === "scope") auth.scope = value;
+    else if (key === "scopes") auth.scope = Array.isArray(value) ? value.join(" ") : value;
+    else if (key === "clientMetadataUrl") auth.client_metadata_url = value;
+    else if (key === "issuer") auth.issuer = value;
+    else warnings.push(at([...base, key], `unknown key "${key}" ignored`, true));
+  }
+  return auth;
 }
 
 /** Recognise the client formats; undefined means "our own format". */
@@ -212,6 +249,21 @@ export function importClientConfig(
           record(`headers.${header}`, variable, !ref && !input);
         }
         out.headers = headers;
+      }
+      if (entry.oauth !== undefined) {
+        if (!isRecord(entry.oauth)) {
+          problems.push(
+            at([...base, "oauth"], "expected a mapping (clientId, clientSecret, callbackPort, scope)"),
+          );
+          continue;
+        }
+        if (out.auth !== undefined) {
+          warnings.push(
+            at([...base, "oauth"], `"oauth" ignored: an Authorization header already authenticates`, true),
+          );
+        } else {
+          out.auth = importOAuth(entry.oauth, [...base, "oauth"], prefix, record, warnings, at);
+        }
       }
       for (const key of ["command", "args", "env", "cwd"]) {
         if (entry[key] !== undefined)

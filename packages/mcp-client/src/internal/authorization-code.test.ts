@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { MCPMemoryTokenStore } from "../oauth-token-store.js";
+import { AuthorizationCodeProvider, isUnauthorizedError } from "./authorization-code.js";
+import { Redactor } from "./redactor.js";
+
+const URL_ = "https://remote.example/mcp";
+
+function provider(store = new MCPMemoryTokenStore(), extra: Record<string, unknown> = {}, env = {}) {
+  return new AuthorizationCodeProvider({
+    serverName: "remote",
+    url: URL_,
+    auth: { type: "oauth", grant: "authorization_code", redirectPort: 8765, ...extra },
+    env,
+    store,
+    redactor: new Redactor(),
+    authorize: false,
+    loginTimeoutMs: 1000,
+  });
+}
+
+describe("AuthorizationCodeProvider", () => {
+  it("uses the configured redirect port and describes a public client for registration", async () => {
+    const p = provider(undefined, { scope: "repo" });
+    await p.prepare();
+    expect(p.redirectUrl).toBe("http://127.0.0.1:8765/callback");
+    expect(p.clientMetadata).toMatchObject({
+      redirect_uris: ["http://127.0.0.1:8765/callback"],
+      grant_types: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_method: "none",
+      scope: "repo",
+    });
+  });
+
+  it("ignores a stored login made for another URL", async () => {
+    const store = new MCPMemoryTokenStore();
+    store.set("remote", {
+      url: "https://other.example/mcp",
+      tokens: { access_token: "x", token_type: "Bearer" },
+    });
+    expect(await provider(store).tokens()).toBeUndefined();
+  });
+
+  it("keeps the refresh token when a refresh answer leaves it out, and hides it while stepping up", async () => {
+    const store = new MCPMemoryTokenStore();
+    const p = provider(store);
+    await p.saveTokens({ access_token: "a1", token_type: "Bearer", refresh_token: "r1", scope: "read" });
+    await p.saveTokens({ access_token: "a2", token_type: "Bearer", scope: "read" });
+    expect((await p.tokens())?.refresh_token).toBe("r1");
+    expect(store.get("remote")?.tokens?.access_token).toBe("a2");
+    p.observe(
+      new Response(null, {
+        status: 403,
+        headers: { "www-authenticate": 'Bearer error="insufficient_scope", scope="admin"' },
+      }),
+    );
+    expect((await p.tokens())?.refresh_token).toBeUndefined();
+    const url = new URL("https://as.example/authorize?scope=admin");
+    await p.redirectToAuthorization(url);
+    expect(url.searchParams.get("scope")?.split(" ").sort()).toEqual(["admin", "read"]);
+    expect(p.loginPending).toBe(true);
+  });
+
+  it("makes a fresh unguessable state for every login", () => {
+    const p = provider();
+    const first = p.state();
+    const second = p.state();
+    expect(first).not.toBe(second);
+    expect(first.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it("fails fast with AUTH_REQUIRED when it may not ask for a login", async () => {
+    const p = provider();
+    await p.redirectToAuthorization(new URL("https://as.example/authorize"));
+    await expect(p.completeLogin(undefined)).rejects.toMatchObject({ code: "AUTH_REQUIRED" });
+  });
+
+  it("reads a pre-registered client from the environment and never stores it", async () => {
+    const store = new MCPMemoryTokenStore();
+    const p = provider(
+      store,
+      { clientIdEnvVar: "CID", clientSecretEnvVar: "CS" },
+      { CID: "id", CS: "secret" },
+    );
+    expect(await p.clientInformation()).toEqual({ client_id: "id", client_secret: "secret" });
+    await p.saveClientInformation({ client_id: "id", client_secret: "secret" });
+    expect(store.get("remote")).toBeUndefined();
+    expect(() => provider(store, { clientIdEnvVar: "CID" }, {})).toThrow(/CID, which is not set/);
+  });
+
+  it("recognises the SDK's UnauthorizedError through causes", () => {
+    class UnauthorizedError extends Error {}
+    expect(isUnauthorizedError(new Error("x", { cause: new UnauthorizedError() }))).toBe(true);
+    expect(isUnauthorizedError(new Error("x"))).toBe(false);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Where OAuth logins are kept (`grant: authorization_code`), and what happens when a login is needed.
+ * A record holds secrets (tokens, a registered client's secret): a store must keep it away from logs,
+ * events and output. The library default is memory only, so a login lasts as long as the process.
+ */
+import { spawn } from "node:child_process";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+
+/** What is kept for one server after a login. Everything but `url` is secret or may be. */
+export interface MCPOAuthRecord {
+  /** The server URL the login was made for; a record for another URL is not used. */
+  url: string;
+  /** The tokens the authorization server issued (with `issuer`, the server that issued them). */
+  tokens?: OAuthTokens;
+  /** The client registration (dynamic registration, or a client ID metadata document URL). */
+  clientInformation?: OAuthClientInformationMixed;
+  /** Cached discovery results (protected-resource and authorization-server metadata). */
+  discoveryState?: OAuthDiscoveryState;
+}
+
+/**
+ * Pluggable storage of OAuth logins, one record per server name. Methods may be sync or async.
+ * The app keeps them in files (mode 0600, atomic writes) or the OS keyring; the library keeps them in
+ * memory (`MCPMemoryTokenStore`).
+ */
+export interface MCPOAuthTokenStore {
+  get(serverName: string): MCPOAuthRecord | undefined | Promise<MCPOAuthRecord | undefined>;
+  set(serverName: string, record: MCPOAuthRecord): void | Promise<void>;
+  delete(serverName: string): void | Promise<void>;
+}
+
+/** The default token store: a Map, gone when the process ends. */
+export class MCPMemoryTokenStore implements MCPOAuthTokenStore {
+  readonly #records = new Map<string, MCPOAuthRecord>();
+
+  get(serverName: string): MCPOAuthRecord | undefined {
+    const record = this.#records.get(serverName);
+    return record ? structuredClone(record) : undefined;
+  }
+
+  set(serverName: string, record: MCPOAuthRecord): void {
+    this.#records.set(serverName, structuredClone(record));
+  }
+
+  delete(serverName: string): void {
+    this.#records.delete(serverName);
+  }
+}
+
+/** What `authorize` is told besides the URL. */
+export interface MCPAuthorizeContext {
+  /** The server that needs the login. */
+  serverName: string;
+  /** Where the authorization server will send the browser back to (the library listens there). */
+  redirectUrl: string;
+}
+
+/**
+ * Called when a user has to log in: open `authorizationUrl` in a browser (or show it). The library
+ * listens on the loopback redirect URL and completes the login when the browser comes back there.
+ */
+export type MCPAuthorizeFunction = (
+  authorizationUrl: URL,
+  context: MCPAuthorizeContext,
+) => void | Promise<void>;
+
+function opener(): { command: string; args: string[] } | undefined {
+  if (process.platform === "darwin") return { command: "open", args: [] };
+  if (process.platform === "win32") return { command: "cmd", args: ["/c", "start", '""'] };
+  if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return { command: "xdg-open", args: [] };
+  return undefined;
+}
+
+/**
+ * The default `authorize`: prints the URL on stderr and tries the system browser when there is a
+ * desktop (a headless process only prints it). The manager only calls it when stdin is a terminal;
+ * otherwise a login fails fast with `AUTH_REQUIRED` ("needs login").
+ */
+export function openInBrowser(authorizationUrl: URL, context: MCPAuthorizeContext): void {
+  process.stderr.write(
+    `MCP server "${context.serverName}" needs a login. Open this URL in a browser:\n  ${authorizationUrl.href}\n`,
+  );
+  const open = opener();
+  if (!open) return;
+  try {
+    const child = spawn(open.command, [...open.args, authorizationUrl.href], {
+      stdio: "ignore",
+      detached: true,
+    });
+    child.on("error", () => {});
+    child.unref();
+  } catch {
+    // No browser: the printed URL is enough.
+  }
+}

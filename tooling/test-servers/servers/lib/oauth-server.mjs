@@ -1,0 +1,381 @@
+// An OAuth 2.1 authorization server in front of the test MCP server (flag --auth-server): protected
+// resource metadata (RFC 9728), authorization-server metadata (RFC 8414, path-based issuer), dynamic
+// registration (RFC 7591), authorization code + PKCE S256 with `state` and `resource` (RFC 8707),
+// refresh tokens, client_credentials with a secret or a private-key JWT (RFC 7523), scopes and step-up.
+// The authorize endpoint needs no browser: it redirects straight back to the redirect_uri with a code.
+// Everything it sees is counted in `GET /admin/oauth` so tests can prove what the client did.
+import { createHash, createPublicKey, randomBytes, timingSafeEqual, verify } from "node:crypto";
+import { readFileSync } from "node:fs";
+
+const list = (value) => (typeof value === "string" ? value.split(",").filter(Boolean) : []);
+const b64url = (buffer) => Buffer.from(buffer).toString("base64url");
+const same = (a, b) => {
+  const x = Buffer.from(String(a));
+  const y = Buffer.from(String(b));
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+const HASH = {
+  RS256: "sha256",
+  RS384: "sha384",
+  RS512: "sha512",
+  PS256: "sha256",
+  ES256: "sha256",
+  ES384: "sha384",
+  ES512: "sha512",
+};
+
+/** Verify a compact JWS with a public key; returns the claims or undefined. */
+function verifyJwt(token, publicKey) {
+  const [h, p, s] = String(token).split(".");
+  if (!h || !p || !s) return undefined;
+  const header = JSON.parse(Buffer.from(h, "base64url").toString("utf8"));
+  const data = Buffer.from(`${h}.${p}`);
+  const signature = Buffer.from(s, "base64url");
+  const alg = header.alg;
+  let ok = false;
+  if (alg === "EdDSA") ok = verify(null, data, publicKey, signature);
+  else if (alg?.startsWith("ES"))
+    ok = verify(HASH[alg], data, { key: publicKey, dsaEncoding: "ieee-p1363" }, signature);
+  else if (alg?.startsWith("PS"))
+    ok = verify(HASH[alg], data, { key: publicKey, padding: 6, saltLength: 32 }, signature);
+  else if (HASH[alg]) ok = verify(HASH[alg], data, publicKey, signature);
+  if (!ok) return undefined;
+  return { alg, claims: JSON.parse(Buffer.from(p, "base64url").toString("utf8")) };
+}
+
+/**
+ * Options (flags of http-server.mjs): authServer, issuerPath (e.g. /tenant: metadata only at the
+ * path-based well-known), noResourceMetadataHeader, dcr, preClientId + preClientSecretEnv,
+ * authMethods (token_endpoint_auth_methods_supported), scopesSupported, challengeScope,
+ * stepUpTool + stepUpScope, tamperState, jwtClientId + jwtPublicKeyFile, ccClientId + ccClientSecretEnv,
+ * clientMetadataDocuments (advertise client_id_metadata_document_supported).
+ */
+export function createOAuthServer(options, getOrigin) {
+  const methods = list(options.authMethods).length
+    ? list(options.authMethods)
+    : ["client_secret_basic", "client_secret_post", "none"];
+  const issuerPath = typeof options.issuerPath === "string" ? options.issuerPath : "";
+  const clients = new Map(); // client_id -> { secret?, redirect_uris, method }
+  if (typeof options.preClientId === "string") {
+    const secret =
+      typeof options.preClientSecretEnv === "string" ? process.env[options.preClientSecretEnv] : undefined;
+    clients.set(options.preClientId, {
+      secret,
+      redirect_uris: "any-loopback",
+      method: secret ? undefined : "none",
+    });
+  }
+  const jwtKey =
+    typeof options.jwtPublicKeyFile === "string"
+      ? createPublicKey(readFileSync(options.jwtPublicKeyFile))
+      : undefined;
+  const ccSecret =
+    typeof options.ccClientSecretEnv === "string" ? process.env[options.ccClientSecretEnv] : undefined;
+  const codes = new Map(); // code -> grant
+  const accessTokens = new Map(); // token -> { scope, client_id }
+  const refreshTokens = new Map(); // token -> { scope, client_id, resource }
+  const stats = {
+    discovery: [],
+    registrations: [],
+    authorizations: [],
+    tokenRequests: [],
+    refreshes: 0,
+    rejected: [],
+  };
+  const issuer = () => `${getOrigin()}${issuerPath}`;
+  const resource = () => `${getOrigin()}/mcp`;
+  const prmUrl = () => `${getOrigin()}/.well-known/oauth-protected-resource/mcp`;
+
+  function json(res, status, body, headers = {}) {
+    res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...headers });
+    res.end(JSON.stringify(body));
+  }
+  const reject = (res, status, error, description) => {
+    stats.rejected.push({ error, description });
+    json(res, status, { error, error_description: description });
+  };
+
+  function metadata() {
+    return {
+      issuer: issuer(),
+      authorization_endpoint: `${getOrigin()}/authorize`,
+      token_endpoint: `${getOrigin()}/token`,
+      ...(options.dcr ? { registration_endpoint: `${getOrigin()}/register` } : {}),
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: [...methods, ...(jwtKey ? ["private_key_jwt"] : [])],
+      ...(options.clientMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
+      ...(list(options.scopesSupported).length ? { scopes_supported: list(options.scopesSupported) } : {}),
+    };
+  }
+
+  function issue(res, grant) {
+    const access = b64url(randomBytes(24));
+    accessTokens.set(access, { scope: grant.scope ?? "", client_id: grant.client_id });
+    const body = { access_token: access, token_type: "Bearer", expires_in: 3600 };
+    if (grant.scope) body.scope = grant.scope;
+    if (grant.refresh) {
+      const refresh = b64url(randomBytes(24));
+      refreshTokens.set(refresh, {
+        scope: grant.scope,
+        client_id: grant.client_id,
+        resource: grant.resource,
+      });
+      body.refresh_token = refresh;
+    }
+    json(res, 200, body);
+  }
+
+  /** Which client authenticated at the token endpoint, and how; undefined when it failed. */
+  function clientAuth(req, params, res) {
+    const header = req.headers.authorization ?? "";
+    if (params.get("client_assertion")) {
+      const verified = jwtKey && verifyJwt(params.get("client_assertion"), jwtKey);
+      const claims = verified?.claims;
+      const now = Date.now() / 1000;
+      if (
+        !claims ||
+        claims.iss !== options.jwtClientId ||
+        claims.sub !== options.jwtClientId ||
+        !(claims.exp > now) ||
+        ![issuer(), `${getOrigin()}/token`].includes(Array.isArray(claims.aud) ? claims.aud[0] : claims.aud)
+      ) {
+        reject(res, 401, "invalid_client", "client assertion rejected");
+        return undefined;
+      }
+      return { client_id: claims.sub, method: "private_key_jwt", alg: verified.alg };
+    }
+    let id;
+    let secret;
+    let method = "none";
+    if (header.startsWith("Basic ")) {
+      [id, secret] = Buffer.from(header.slice(6), "base64")
+        .toString("utf8")
+        .split(":")
+        .map(decodeURIComponent);
+      method = "client_secret_basic";
+    } else if (params.get("client_secret")) {
+      id = params.get("client_id");
+      secret = params.get("client_secret");
+      method = "client_secret_post";
+    } else {
+      id = params.get("client_id");
+    }
+    if (!methods.includes(method)) {
+      reject(res, 401, "invalid_client", `token endpoint auth method ${method} is not supported`);
+      return undefined;
+    }
+    if (id === options.ccClientId && ccSecret) {
+      if (secret === undefined || !same(secret, ccSecret)) {
+        reject(res, 401, "invalid_client", "wrong secret");
+        return undefined;
+      }
+      return { client_id: id, method };
+    }
+    const client = clients.get(id);
+    if (!client) {
+      reject(res, 401, "invalid_client", "unknown client");
+      return undefined;
+    }
+    if (client.secret && (secret === undefined || !same(secret, client.secret))) {
+      reject(res, 401, "invalid_client", "wrong or missing client secret");
+      return undefined;
+    }
+    return { client_id: id, method };
+  }
+
+  function redirectAllowed(client, uri) {
+    if (client.redirect_uris === "any-loopback") return /^http:\/\/127\.0\.0\.1:\d+\//.test(uri);
+    return client.redirect_uris.includes(uri);
+  }
+
+  async function handle(req, res, url, readBody) {
+    const path = url.pathname;
+    if (path.startsWith("/.well-known/")) stats.discovery.push(path);
+    if (
+      path === "/.well-known/oauth-protected-resource/mcp" ||
+      path === "/.well-known/oauth-protected-resource"
+    ) {
+      if (path === "/.well-known/oauth-protected-resource" && options.issuerPath) {
+        json(res, 404, { error: "not_found" });
+        return true;
+      }
+      json(res, 200, {
+        resource: resource(),
+        authorization_servers: [issuer()],
+        ...(list(options.scopesSupported).length ? { scopes_supported: list(options.scopesSupported) } : {}),
+      });
+      return true;
+    }
+    const asWellKnown = [
+      `/.well-known/oauth-authorization-server${issuerPath}`,
+      ...(issuerPath ? [] : ["/.well-known/openid-configuration"]),
+    ];
+    if (asWellKnown.includes(path)) {
+      json(res, 200, metadata());
+      return true;
+    }
+    if (path.startsWith("/.well-known/")) {
+      json(res, 404, { error: "not_found" });
+      return true;
+    }
+    if (path === "/register" && req.method === "POST" && options.dcr) {
+      const body = JSON.parse((await readBody()) || "{}");
+      const method = body.token_endpoint_auth_method ?? "client_secret_basic";
+      const client_id = `dcr-${b64url(randomBytes(8))}`;
+      const secret = method === "none" ? undefined : b64url(randomBytes(16));
+      clients.set(client_id, { secret, redirect_uris: body.redirect_uris ?? [], method });
+      stats.registrations.push({ client_id, redirect_uris: body.redirect_uris, method, scope: body.scope });
+      json(res, 201, {
+        ...body,
+        client_id,
+        ...(secret ? { client_secret: secret } : {}),
+        client_id_issued_at: Math.floor(Date.now() / 1000),
+      });
+      return true;
+    }
+    if (path === "/authorize" && req.method === "GET") {
+      const q = url.searchParams;
+      const record = {
+        client_id: q.get("client_id"),
+        redirect_uri: q.get("redirect_uri"),
+        scope: q.get("scope"),
+        resource: q.get("resource"),
+        state_sent: q.get("state") !== null,
+        code_challenge_method: q.get("code_challenge_method"),
+      };
+      stats.authorizations.push(record);
+      let client = clients.get(record.client_id);
+      if (!client && options.clientMetadataDocuments && record.client_id?.startsWith("https://")) {
+        client = { redirect_uris: "any-loopback", method: "none" };
+        clients.set(record.client_id, client);
+      }
+      if (!client || !redirectAllowed(client, record.redirect_uri ?? "")) {
+        json(res, 400, { error: "invalid_request", error_description: "unknown client or redirect_uri" });
+        return true;
+      }
+      const back = new URL(record.redirect_uri);
+      if (
+        q.get("response_type") !== "code" ||
+        record.code_challenge_method !== "S256" ||
+        !q.get("code_challenge")
+      ) {
+        back.searchParams.set("error", "invalid_request");
+        back.searchParams.set("error_description", "PKCE with S256 is required");
+      } else {
+        const code = b64url(randomBytes(16));
+        codes.set(code, { ...record, challenge: q.get("code_challenge") });
+        back.searchParams.set("code", code);
+      }
+      const state = q.get("state");
+      if (state !== null) back.searchParams.set("state", options.tamperState ? `${state}-tampered` : state);
+      res.writeHead(302, { location: back.href });
+      res.end();
+      return true;
+    }
+    if (path === "/token" && req.method === "POST") {
+      const params = new URLSearchParams(await readBody());
+      const grantType = params.get("grant_type");
+      const who = clientAuth(req, params, res);
+      const entry = {
+        grant_type: grantType,
+        method: who?.method,
+        alg: who?.alg,
+        resource: params.get("resource"),
+        scope: params.get("scope"),
+      };
+      stats.tokenRequests.push(entry);
+      if (!who) return true;
+      if (grantType === "authorization_code") {
+        const grant = codes.get(params.get("code") ?? "");
+        codes.delete(params.get("code") ?? "");
+        const verifier = params.get("code_verifier") ?? "";
+        if (!grant || grant.client_id !== who.client_id) {
+          reject(res, 400, "invalid_grant", "unknown or used code");
+        } else if (grant.redirect_uri !== params.get("redirect_uri")) {
+          reject(res, 400, "invalid_grant", "redirect_uri does not match");
+        } else if (b64url(createHash("sha256").update(verifier).digest()) !== grant.challenge) {
+          reject(res, 400, "invalid_grant", "PKCE verification failed");
+        } else if (grant.resource !== params.get("resource")) {
+          reject(res, 400, "invalid_target", "resource does not match the authorization request");
+        } else {
+          issue(res, {
+            scope: grant.scope,
+            client_id: who.client_id,
+            resource: grant.resource,
+            refresh: true,
+          });
+        }
+        return true;
+      }
+      if (grantType === "refresh_token") {
+        const grant = refreshTokens.get(params.get("refresh_token") ?? "");
+        if (!grant || grant.client_id !== who.client_id) {
+          reject(res, 400, "invalid_grant", "unknown refresh token");
+          return true;
+        }
+        stats.refreshes++;
+        issue(res, { ...grant, refresh: false });
+        return true;
+      }
+      if (grantType === "client_credentials") {
+        if (who.method !== "private_key_jwt" && who.client_id !== options.ccClientId) {
+          reject(res, 400, "unauthorized_client", "not a client_credentials client");
+          return true;
+        }
+        issue(res, { scope: params.get("scope") ?? "", client_id: who.client_id, refresh: false });
+        return true;
+      }
+      reject(res, 400, "unsupported_grant_type", String(grantType));
+      return true;
+    }
+    if (path === "/admin/oauth") {
+      json(res, 200, stats);
+      return true;
+    }
+    if (path === "/admin/expire-tokens" && req.method === "POST") {
+      const expired = accessTokens.size;
+      accessTokens.clear();
+      json(res, 200, { expired });
+      return true;
+    }
+    if (path === "/admin/revoke-refresh" && req.method === "POST") {
+      refreshTokens.clear();
+      json(res, 200, { ok: true });
+      return true;
+    }
+    return false;
+  }
+
+  /** The 401/403 answer for a request to /mcp, or undefined when it may pass. */
+  function check(req, message) {
+    const header = req.headers.authorization ?? "";
+    const token = header.startsWith("Bearer ") ? header.slice(7) : "";
+    const granted = accessTokens.get(token);
+    const metadataParam = options.noResourceMetadataHeader ? "" : `resource_metadata="${prmUrl()}"`;
+    if (!granted) {
+      const parts = [metadataParam, options.challengeScope ? `scope="${options.challengeScope}"` : ""].filter(
+        Boolean,
+      );
+      return { status: 401, header: `Bearer${parts.length ? ` ${parts.join(", ")}` : ""}` };
+    }
+    const scopes = new Set(granted.scope.split(" "));
+    if (
+      options.stepUpTool &&
+      message?.method === "tools/call" &&
+      message.params?.name === options.stepUpTool &&
+      !scopes.has(options.stepUpScope)
+    ) {
+      const needed = [...new Set([...scopes, options.stepUpScope])].filter(Boolean).join(" ");
+      return {
+        status: 403,
+        header: `Bearer error="insufficient_scope", scope="${needed}"${metadataParam ? `, ${metadataParam}` : ""}`,
+      };
+    }
+    return undefined;
+  }
+
+  return { handle, check, stats };
+}
