@@ -22,6 +22,7 @@ import { discoverAll, MCPClientManager, type MCPDiscoveryResult } from "@agentfo
 import type { MCPConfig } from "@agentforge/mcp-config";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
+import { appTokenStore } from "./mcp/file-token-store.js";
 
 /** The tool-definition approvals (pins) of a state folder: kept across runs and processes. */
 export const APPROVALS_FILE = "tool-approvals.json";
@@ -95,6 +96,10 @@ export class Application {
     const manager = new MCPClientManager(configs, {
       env: options.env ?? process.env,
       logDir: join(stateDir, "logs", "mcp"),
+      // OAuth logins made with `agentforge mcp login` live in the state folder. The app itself never
+      // waits for a browser: a server that needs a login is reported as such (AUTH_REQUIRED).
+      tokenStore: appTokenStore(stateDir),
+      authorize: false,
     });
     const registry = new MCPToolRegistry();
     // Pins survive a restart: a run resumed in a new process still detects a definition that changed.

@@ -59,7 +59,9 @@ main(process.argv.slice(2)).then(
     const usage =
       error instanceof UsageError ||
       (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"));
-    const config = MCPError.isInstance(error) && error.code.startsWith("CONFIG_");
+    const config =
+      MCPError.isInstance(error) &&
+      (error.code.startsWith("CONFIG_") || error.code === "RUN_CONFIG_MISMATCH");
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`agentforge: ${message}\n`);
     process.exitCode = usage || config ? 2 : 1;

@@ -1,11 +1,17 @@
 // The Documentation agent's job: read a folder only through the sandboxed filesystem MCP server, under the
 // policy, and write a Markdown overview. Used by `agentforge docs`, `agentforge resume` and the REST API.
 import { realpathSync, statSync } from "node:fs";
-import { basename } from "node:path";
-import { invokeWithTools, type ToolCallRecord, type ToolLoopState } from "@agentforge/agent-runtime";
+import { basename, resolve } from "node:path";
+import {
+  invokeWithTools,
+  type ToolCallRecord,
+  type ToolLoopState,
+} from "@agentforge/agent-runtime/langchain";
 import { HumanMessage, type StoredMessage, SystemMessage } from "@langchain/core/messages";
-import { Application } from "../application.js";
+import { Application, SHIPPED_CONFIG } from "../application.js";
 import { UsageError } from "../internal/usage-error.js";
+import { isInside } from "../server/folder-guard.js";
+import { RunConfigMismatchError, RunFolderError } from "./run-errors.js";
 import { type DocsRun, RunStore } from "./run-store.js";
 import { chooseProvider, createModel, type Provider } from "./select-model.js";
 
@@ -13,7 +19,15 @@ export const DOCS_AGENT = "documentation";
 
 /** Run-level events (tool-call events come from the executor). */
 export type RunEvent =
-  | { type: "run_started"; runId: string; folder: string; model: Provider; resumed: boolean }
+  | {
+      type: "run_started";
+      runId: string;
+      folder: string;
+      model: Provider;
+      resumed: boolean;
+      /** The roster the run uses (absolute path). */
+      configPath: string;
+    }
   | { type: "server_unavailable"; runId: string; server: string; message: string }
   | { type: "round_saved"; runId: string; round: number }
   | { type: "run_finished"; runId: string; status: DocsRun["status"]; calls: number; error?: string };
@@ -28,7 +42,18 @@ export interface RunDocsOptions {
   maxRounds?: number;
   /** Save and stop after this many tool rounds (resume later). */
   pauseAfter?: number;
+  /**
+   * The roster. A new run records it (absolute path; default the shipped roster); a resumed run uses the
+   * recorded one, and a different one here is refused with `RunConfigMismatchError`.
+   */
   configPath?: string;
+  /** Who chose `configPath`, for the mismatch message: the `--config` flag (default) or `agentforge serve`. */
+  configSource?: "--config" | "serve";
+  /**
+   * Real path every run's folder must be inside (`agentforge serve --allowed-base`). At resume the recorded
+   * folder is resolved again and must still be that real folder (and inside this base): `RunFolderError`.
+   */
+  allowedBase?: string;
   stateDir?: string;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -67,6 +92,36 @@ function resolveFolder(folder: string): string {
   return real;
 }
 
+/** The path a roster is known by: its real path when it exists, else the absolute path. */
+function rosterPath(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+/**
+ * Resolve a saved run's folder again, as at start: it must still be the real folder recorded then (a
+ * folder swapped for a symlink resolves elsewhere) and, with an allowed base, inside it.
+ */
+export function recheckRunFolder(run: Pick<DocsRun, "id" | "folder">, allowedBase?: string): string {
+  let real: string | null = null;
+  let cause: unknown;
+  try {
+    real = realpathSync(run.folder);
+  } catch (error) {
+    cause = error;
+  }
+  const refuse = () =>
+    new RunFolderError({ runId: run.id, folder: run.folder, realPath: real, allowedBase, cause });
+  if (real === null || real !== run.folder) throw refuse();
+  if (allowedBase !== undefined && !isInside(allowedBase, real)) throw refuse();
+  if (!statSync(real).isDirectory()) throw refuse();
+  return real;
+}
+
 export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   const env = options.env ?? process.env;
   const stateDir = options.stateDir ?? ".agentforge";
@@ -81,7 +136,20 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
       transcript: existing.state.messages,
     };
   }
-  const folder = existing?.folder ?? resolveFolder(options.folder ?? ".");
+  const folder = existing
+    ? recheckRunFolder(existing, options.allowedBase)
+    : resolveFolder(options.folder ?? ".");
+  const requestedConfig = options.configPath ? rosterPath(options.configPath) : undefined;
+  if (existing?.configPath && requestedConfig && rosterPath(existing.configPath) !== requestedConfig) {
+    throw new RunConfigMismatchError({
+      runId: existing.id,
+      recorded: existing.configPath,
+      requested: requestedConfig,
+      via: options.configSource ?? "--config",
+    });
+  }
+  // Runs saved before the roster was recorded resume with the one given now (else the shipped one).
+  const configPath = existing?.configPath ?? requestedConfig ?? rosterPath(SHIPPED_CONFIG);
   const provider =
     existing && options.model === undefined ? existing.model : chooseProvider(options.model, env);
   const maxRounds = options.maxRounds ?? existing?.maxRounds ?? 3;
@@ -89,12 +157,13 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   const now = new Date().toISOString();
   const emptyState: ToolLoopState = { messages: [], round: 0, calls: [], finished: false };
   const run: DocsRun = existing
-    ? { ...existing, model: provider, status: "running" }
+    ? { ...existing, model: provider, configPath, status: "running" }
     : {
         id: store.newId(),
         agent: DOCS_AGENT,
         folder,
         model: provider,
+        configPath,
         maxRounds,
         status: "running",
         createdAt: now,
@@ -102,12 +171,19 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         state: emptyState,
       };
   store.save(run);
-  options.onEvent?.({ type: "run_started", runId: run.id, folder, model: provider, resumed });
+  options.onEvent?.({
+    type: "run_started",
+    runId: run.id,
+    folder,
+    model: provider,
+    resumed,
+    configPath,
+  });
 
   let app: Application;
   try {
     app = await Application.create({
-      ...(options.configPath ? { configPath: options.configPath } : {}),
+      configPath,
       stateDir,
       env: {
         ...env,

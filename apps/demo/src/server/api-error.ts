@@ -20,6 +20,8 @@ export type ApiErrorCode =
   | "UNAUTHORIZED"
   | "FORBIDDEN_HOST"
   | "FORBIDDEN_ORIGIN"
+  | "FORBIDDEN_CROSS_SITE"
+  | "RUN_CONFIG_MISMATCH"
   | "INTERNAL";
 
 /** One problem with a request body: the field path (`folder`, `pauseAfter`) and what was expected. */

@@ -5,7 +5,7 @@ import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { MCPManagement } from "../mcp/mcp-management.js";
-import { errorViewOf } from "../mcp/mcp-views.js";
+import { type ErrorView, errorViewOf } from "../mcp/mcp-views.js";
 import { UnknownServerError } from "../mcp/unknown-server-error.js";
 import { ApiError } from "./api-error.js";
 import { parseBody, resumeRunSchema, startRunSchema } from "./body-schemas.js";
@@ -13,6 +13,16 @@ import { requestGuard } from "./request-guard.js";
 import type { RunEventRecord } from "./run-event-log.js";
 import type { RunManager } from "./run-manager.js";
 import type { StaticAsset } from "./static-assets.js";
+
+/**
+ * `GET /api/v1/mcp/servers/{name}/tools` for a server this process has not listed yet: no tools, the last
+ * health error if any, and the request that lists them (`POST` the same path).
+ */
+export interface UnlistedToolsView {
+  tools: [];
+  servers: [{ name: string; status: "not_listed"; toolCount: null; error: ErrorView | null }];
+  list: { method: "POST"; href: string };
+}
 
 /** What the API is built from. */
 export interface ApiDependencies {
@@ -97,8 +107,9 @@ export function createApi(deps: ApiDependencies): Hono {
   app.get("/api/v1/mcp/servers/:name", async (c) =>
     json(c, await management.inspect(c.req.param("name"), { connect: false })),
   );
-  app.get("/api/v1/mcp/servers/:name/tools", async (c) => {
-    const name = c.req.param("name");
+  // GET answers from what this process already knows and never starts or connects a server (a GET can be
+  // sent by any page: an <img> tag, a prefetch); listing a server's tools live is a POST.
+  const enabledServer = (name: string) => {
     if (!management.server(name).enabled) {
       throw new ApiError(
         409,
@@ -106,7 +117,31 @@ export function createApi(deps: ApiDependencies): Hono {
         `MCP server "${name}" is disabled (enabled: false in the config)`,
       );
     }
-    const view = await management.tools(name, { cached: true });
+    return name;
+  };
+  app.get("/api/v1/mcp/servers/:name/tools", async (c) => {
+    const name = enabledServer(c.req.param("name"));
+    if (management.app.manager.cachedTools(name) === undefined) {
+      const view: UnlistedToolsView = {
+        tools: [],
+        servers: [
+          {
+            name,
+            status: "not_listed",
+            toolCount: null,
+            error: management.lastHealth(name)?.error ?? null,
+          },
+        ],
+        list: { method: "POST", href: `/api/v1/mcp/servers/${encodeURIComponent(name)}/tools` },
+      };
+      return json(c, view);
+    }
+    // Cached: `tools(..., { cached: true })` answers from the cache without any I/O.
+    return json(c, await management.tools(name, { cached: true }));
+  });
+  app.post("/api/v1/mcp/servers/:name/tools", async (c) => {
+    const name = enabledServer(c.req.param("name"));
+    const view = await management.tools(name);
     const failed = view.servers.find((s) => s.status === "failed");
     if (failed?.error) {
       throw new ApiError(

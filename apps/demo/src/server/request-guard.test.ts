@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../internal/usage-error.js";
-import { allowedHostsFor, assertServable, isLoopbackHost } from "./request-guard.js";
+import { allowedHostsFor, assertServable, isCrossSiteRequest, isLoopbackHost } from "./request-guard.js";
 
 describe("request guard", () => {
   it("knows loopback addresses", () => {
@@ -25,5 +25,11 @@ describe("request guard", () => {
     ]);
     expect(allowedHostsFor("0.0.0.0", 8080, undefined)).toBeUndefined();
     expect([...(allowedHostsFor("0.0.0.0", 8080, ["Api.Example.com"]) ?? [])]).toEqual(["api.example.com"]);
+  });
+
+  it("refuses requests a browser marks as cross-site or same-site; same-origin, none and no header pass", () => {
+    for (const value of ["cross-site", "same-site", "Cross-Site", " same-site "])
+      expect(isCrossSiteRequest(value)).toBe(true);
+    for (const value of ["same-origin", "none", undefined, ""]) expect(isCrossSiteRequest(value)).toBe(false);
   });
 });

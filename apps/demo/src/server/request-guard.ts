@@ -1,6 +1,7 @@
 // Who may talk to the API, as for the example MCP servers: loopback by default; anything else only with
 // a bearer token (AGENTFORGE_API_TOKEN), which every /api request must then carry. On loopback, Host and
-// Origin headers must name the bound address (a DNS-rebinding guard).
+// Origin headers must name the bound address (a DNS-rebinding guard). Requests a browser marks as coming from
+// another site or origin (`Sec-Fetch-Site: cross-site | same-site`) are refused on /api, whatever the method.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { UsageError } from "../internal/usage-error.js";
@@ -46,6 +47,19 @@ export function allowedHostsFor(
   ]);
 }
 
+/**
+ * `Sec-Fetch-Site` values the API refuses. Browsers send the header on every request (fetch, `<img>`,
+ * forms, navigation); `cross-site` is another site, and `same-site` is another origin of the same site —
+ * for `localhost` that is any other port, e.g. a dev server — so both are refused. `same-origin` (the /mcp
+ * page itself), `none` (typed in the address bar) and no header (curl, scripts) pass.
+ */
+export const REFUSED_FETCH_SITES: ReadonlySet<string> = new Set(["cross-site", "same-site"]);
+
+/** Whether a request's `Sec-Fetch-Site` header marks it as coming from another site or origin. */
+export function isCrossSiteRequest(secFetchSite: string | undefined): boolean {
+  return secFetchSite !== undefined && REFUSED_FETCH_SITES.has(secFetchSite.trim().toLowerCase());
+}
+
 const digest = (value: string) => createHash("sha256").update(value).digest();
 
 /** The guard middleware; `allowedHosts` is read per request (the port is known only after listen). */
@@ -69,6 +83,13 @@ export function requestGuard(options: {
         }
         if (!allowed.has(originHost)) throw new ApiError(403, "FORBIDDEN_ORIGIN", "Origin not allowed");
       }
+    }
+    if (c.req.path.startsWith("/api/") && isCrossSiteRequest(c.req.header("sec-fetch-site"))) {
+      throw new ApiError(
+        403,
+        "FORBIDDEN_CROSS_SITE",
+        "cross-site requests to the API are refused (Sec-Fetch-Site); use the /mcp page of this server, or a client that is not a browser",
+      );
     }
     if (tokenDigest && c.req.path.startsWith("/api/")) {
       const match = /^Bearer\s+(.+)$/i.exec(c.req.header("authorization") ?? "");

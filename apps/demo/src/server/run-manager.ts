@@ -7,9 +7,10 @@ import {
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_CALL_STARTED,
   MCP_TOOL_DEFINITION_CHANGED,
-  type ToolCallRecord,
 } from "@agentforge/agent-runtime";
+import type { ToolCallRecord } from "@agentforge/agent-runtime/langchain";
 import { type RunDocsOptions, type RunEvent, runDocs } from "../docs/run-docs.js";
+import { RunConfigMismatchError, RunFolderError } from "../docs/run-errors.js";
 import { type DocsRun, type RunStatus, RunStore } from "../docs/run-store.js";
 import { UsageError } from "../internal/usage-error.js";
 import { ApiError } from "./api-error.js";
@@ -191,6 +192,8 @@ export class RunManager {
       const done: Promise<void> = runDocs({
         ...options,
         ...(this.#options.configPath ? { configPath: this.#options.configPath } : {}),
+        configSource: "serve",
+        allowedBase: this.#options.allowedBase,
         stateDir: this.#options.stateDir,
         env: this.#options.env,
         signal: controller.signal,
@@ -210,11 +213,21 @@ export class RunManager {
             rejectStarted(
               error instanceof ApiError
                 ? error
-                : new ApiError(
-                    error instanceof UsageError ? 400 : 500,
-                    "RUN_START_FAILED",
-                    `the run could not start: ${message}`,
-                  ),
+                : RunFolderError.isInstance(error)
+                  ? new ApiError(403, "FOLDER_NOT_ALLOWED", error.message, {
+                      runId: error.runId,
+                      folder: error.folder,
+                    })
+                  : RunConfigMismatchError.isInstance(error)
+                    ? new ApiError(409, "RUN_CONFIG_MISMATCH", error.message, {
+                        runId: error.runId,
+                        configPath: error.recorded,
+                      })
+                    : new ApiError(
+                        error instanceof UsageError ? 400 : 500,
+                        "RUN_START_FAILED",
+                        `the run could not start: ${message}`,
+                      ),
             );
           }
         },

@@ -149,7 +149,13 @@ describe("the /mcp page", () => {
     );
   });
 
-  it("shows the tools of a server on click, with the agents allowed to call each", async () => {
+  it("shows the tools of a server on click (a POST: listing may start it), with the agents allowed to call each", async () => {
+    const toolRequests: string[] = [];
+    const onRequest = (request: { url(): string; method(): string }) => {
+      if (/\/api\/v1\/mcp\/servers\/[^/]+\/tools$/.test(request.url()))
+        toolRequests.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    };
+    page.on("request", onRequest);
     const button = page.getByRole("button", { name: "Show tools of filesystem" });
     await button.click();
     const panel = page.locator("#tools-panel");
@@ -166,6 +172,11 @@ describe("the /mcp page", () => {
     expect(await panel.locator('tr[data-tool="local-tools.echo"] td').last().textContent()).toBe(
       "none (deny by default)",
     );
+    page.off("request", onRequest);
+    expect(toolRequests).toEqual([
+      "POST /api/v1/mcp/servers/filesystem/tools",
+      "POST /api/v1/mcp/servers/local-tools/tools",
+    ]);
   });
 
   it('"refresh all" reconnects every server and reports what it found', { timeout: 200_000 }, async () => {

@@ -1,8 +1,10 @@
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -10,10 +12,11 @@ import {
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { agentforge, type CliResult } from "./cli.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { agentforge, killRunning, limited } from "./cli.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-docs-"));
+afterEach(killRunning);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 const bins = join(
   dirname(createRequire(import.meta.url).resolve("@agentforge/example-servers/package.json")),
@@ -78,7 +81,7 @@ const REMOTES = ["github", "context7", "exa"]
     transport: http
     url: https://${name === "github" ? "api.githubcopilot.com" : `mcp.${name}.invalid`}/mcp
     auth: { type: bearer, credential_env_var: ${name.toUpperCase()}_TOKEN }
-    connection_timeout: 10`,
+    connection_timeout: 600`,
   )
   .join("\n");
 
@@ -201,31 +204,115 @@ describe("agentforge docs (offline, real MCP servers)", () => {
     expect(JSON.parse(twice.stdout).document).toBe(done.document);
   });
 
-  it("unreachable remote servers are reported and cost well under a second", async () => {
+  it("unreachable remote servers are reported and change nothing; the run never waits out their timeout", async () => {
     const root = project("remote-free");
     const plain = config();
+    // connection_timeout is 600 s: had the run waited for it, the CLI would be killed at 100 s (code null).
     const withRemotes = config(
       REMOTES,
       "documentation: [filesystem.*, sequential-thinking.*, github.*, context7.*, exa.*]",
     );
-    // Best of three runs each, alternated, so load from other processes does not decide the result.
-    const runs: { plain: CliResult[]; remote: CliResult[] } = { plain: [], remote: [] };
-    for (let i = 0; i < 3; i++) {
-      runs.plain.push(await agentforge(["docs", root, "--config", plain, "--state-dir", stateDir()]));
-      runs.remote.push(await agentforge(["docs", root, "--config", withRemotes, "--state-dir", stateDir()]));
-    }
-    const fastest = (list: CliResult[]) => list.reduce((best, r) => (r.ms < best.ms ? r : best));
-    const a = fastest(runs.plain);
-    const b = fastest(runs.remote);
-    expect(a.code).toBe(0);
-    expect(b.code).toBe(0);
+    const [a, b] = await limited([
+      () => agentforge(["docs", root, "--config", plain, "--state-dir", stateDir()], { timeoutMs: 100_000 }),
+      () =>
+        agentforge(["docs", root, "--config", withRemotes, "--state-dir", stateDir()], {
+          timeoutMs: 100_000,
+        }),
+    ]);
+    expect(`${a?.code} ${a?.stderr}`).toMatch(/^0 /);
+    expect(`${b?.code} ${b?.stderr}`).toMatch(/^0 /);
     for (const name of ["github", "context7", "exa"])
-      expect(b.stderr).toContain(`server ${name} unavailable`);
-    expect(b.stdout.replace(/\d+ MCP tool calls?/, "")).toBe(a.stdout.replace(/\d+ MCP tool calls?/, ""));
-    expect(b.ms - a.ms).toBeLessThan(1000);
+      expect(b?.stderr).toContain(`server ${name} unavailable`);
+    expect(a?.stderr).not.toContain("unavailable");
+    expect(b?.stdout.replace(/\d+ MCP tool calls?/, "")).toBe(a?.stdout.replace(/\d+ MCP tool calls?/, ""));
   });
 
-  it("usage and config errors exit with code 2 and say what to fix", async () => {
+  it("resume re-checks the real folder: a folder swapped for a symlink is refused (run and folder named)", async () => {
+    const root = project("swapped");
+    const elsewhere = project("elsewhere");
+    const state = stateDir();
+    const first = await agentforge(["docs", root, "--pause-after", "1", "--json", "--state-dir", state]);
+    expect(first.code).toBe(0);
+    const { runId } = JSON.parse(first.stdout) as { runId: string };
+    const record = join(state, "runs", `${runId}.json`);
+    const auditBefore = readFileSync(join(state, "audit.jsonl"), "utf8");
+
+    renameSync(root, `${root}.orig`);
+    symlinkSync(elsewhere, root);
+    const refused = await agentforge(["resume", runId, "--json", "--state-dir", state]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`run ${runId} cannot be resumed`);
+    expect(refused.stderr).toContain(`its folder ${root} now resolves to ${elsewhere}`);
+    expect(JSON.parse(readFileSync(record, "utf8"))).toMatchObject({ status: "paused", folder: root });
+    expect(readFileSync(join(state, "audit.jsonl"), "utf8")).toBe(auditBefore); // no tool was called
+
+    rmSync(root);
+    const gone = await agentforge(["resume", runId, "--state-dir", state]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`its folder ${root} no longer exists`);
+
+    // The real folder back in place: the run goes on.
+    renameSync(`${root}.orig`, root);
+    const resumed = await agentforge(["resume", runId, "--json", "--state-dir", state]);
+    expect(`${resumed.code} ${resumed.stderr}`).toMatch(/^0 /);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "finished" });
+  });
+
+  it("a run remembers its --config: resume in a new process without --config uses it; another is refused", async () => {
+    const root = project("own-roster");
+    const state = stateDir();
+    // A witness server in the roster appends a line each time a process starts it, then exits (the run
+    // reports it unavailable and goes on): the count says which roster each process used.
+    const witness = join(base, "witness-starts.log");
+    const roster = config(
+      `  - name: witness
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: ${JSON.stringify(["-e", `require("node:fs").appendFileSync(${JSON.stringify(witness)}, "started\\n"); process.exit(0)`])}`,
+      "documentation: [filesystem.*, sequential-thinking.*, witness.*]",
+    );
+    const starts = () => (existsSync(witness) ? readFileSync(witness, "utf8").split("\n").length - 1 : 0);
+    // Without --json, so the progress notes (run id, unavailable servers) are on stderr.
+    const first = await agentforge([
+      "docs",
+      root,
+      "--config",
+      roster,
+      "--pause-after",
+      "1",
+      "--state-dir",
+      state,
+    ]);
+    expect(`${first.code} ${first.stderr}`).toMatch(/^0 /);
+    expect(first.stderr).toContain("server witness unavailable");
+    const startedOnce = starts();
+    expect(startedOnce).toBeGreaterThan(0);
+    const runId = /continue with: agentforge resume ([0-9a-f-]{36})/.exec(first.stderr)?.[1] as string;
+    expect(runId).toBeDefined();
+    const record = join(state, "runs", `${runId}.json`);
+    expect(JSON.parse(readFileSync(record, "utf8"))).toMatchObject({ status: "paused", configPath: roster });
+
+    const other = config();
+    const refused = await agentforge(["resume", runId, "--config", other, "--state-dir", state]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`run ${runId} was started with the roster ${roster}, not ${other}`);
+    expect(starts()).toBe(startedOnce); // refused before any server was started
+
+    const resumed = await agentforge(["resume", runId, "--state-dir", state]);
+    expect(`${resumed.code} ${resumed.stderr}`).toMatch(/^0 /);
+    expect(resumed.stderr).toContain(`resuming ${runId}`);
+    expect(resumed.stderr).toContain("server witness unavailable"); // only the recorded roster has it
+    expect(starts()).toBeGreaterThan(startedOnce);
+    expect(resumed.stdout).toMatch(/^# own-roster\n/);
+    expect(JSON.parse(readFileSync(record, "utf8"))).toMatchObject({
+      status: "finished",
+      configPath: roster,
+    });
+  });
+
+  // Many CLI start-ups: 0.7-0.9 s each on a quiet machine, 5-6 s each at a load of 16 on 2 cores.
+  it("usage and config errors exit with code 2 and say what to fix", { timeout: 240_000 }, async () => {
     const cases: [string[], RegExp, NodeJS.ProcessEnv?][] = [
       [["docs", join(base, "does-not-exist")], /folder ".*does-not-exist" does not exist/],
       [
@@ -233,22 +320,26 @@ describe("agentforge docs (offline, real MCP servers)", () => {
         /--model expects one of offline, openai, anthropic, ollama, got "gpt-9"/,
       ],
       [["docs", base, "--model", "openai"], /--model openai needs OPENAI_API_KEY to be set/],
-      [
-        ["docs", base, "--model", "anthropic"],
-        /needs the @langchain\/anthropic package: npm install @langchain\/anthropic/,
-        { ANTHROPIC_API_KEY: "x" },
-      ],
+      [["docs", base, "--model", "anthropic"], /--model anthropic needs ANTHROPIC_API_KEY to be set/],
       [["docs", base, "--config", join(base, "missing.yaml")], /Config file .*missing.yaml does not exist/],
       [["docs"], /docs expects one <folder>/],
       [["docs", base, "--bogus"], /Unknown option '--bogus'/],
       [["resume", "not-a-run"], /"not-a-run" is not a run id/],
       [["frobnicate"], /unknown command "frobnicate"/],
     ];
-    for (const [args, message, env] of cases) {
-      const result = await agentforge([...args, "--state-dir", stateDir()], env ? { env } : {});
-      expect(`${args.join(" ")} → ${result.code}`).toBe(`${args.join(" ")} → 2`);
-      expect(result.stderr).toMatch(message);
-    }
+    // Independent CLI start-ups, two at a time.
+    const results = await limited(
+      cases.map(
+        ([args, , env]) =>
+          () =>
+            agentforge([...args, "--state-dir", stateDir()], env ? { env } : {}),
+      ),
+    );
+    cases.forEach(([args, message], i) => {
+      const result = results[i];
+      expect(`${args.join(" ")} → ${result?.code}`).toBe(`${args.join(" ")} → 2`);
+      expect(result?.stderr).toMatch(message);
+    });
     expect(readdirSync(base).length).toBeGreaterThan(0);
   });
 });

@@ -4,8 +4,8 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agentforge, CLI, type CliResult } from "./cli.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { agentforge, CLI, type CliResult, killRunning, limited, track } from "./cli.js";
 import { CANARY_VARIABLE, type Roster, TEMP_ROSTER_SERVERS, tempRoster } from "./mcp-fixtures.js";
 
 let roster: Roster;
@@ -14,6 +14,7 @@ const outputs: string[] = [];
 beforeAll(async () => {
   roster = await tempRoster();
 });
+afterEach(killRunning);
 afterAll(() => {
   roster?.cleanup();
 });
@@ -176,9 +177,11 @@ describe("agentforge mcp (temp roster)", () => {
     const bin = fileURLToPath(
       new URL("../../node_modules/@agentforge/example-servers/dist/bin/local-tools.js", import.meta.url),
     );
-    const server = spawn(process.execPath, [bin, "--http", "--port", "0"], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const server = track(
+      spawn(process.execPath, [bin, "--http", "--port", "0"], {
+        stdio: ["ignore", "ignore", "pipe"],
+      }),
+    );
     const exited = new Promise((resolve) => server.once("exit", resolve));
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -300,49 +303,77 @@ describe("agentforge mcp (temp roster)", () => {
     expect(text.stdout).toContain("14 tools rediscovered in");
   });
 
-  it("usage and config errors exit 2 with a clear message (and a JSON error with --json)", async () => {
-    const unknown = await mcp(["inspect", "nope"]);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(
+  // Many CLI start-ups: 0.7-0.9 s each on a quiet machine, 5-6 s each at a load of 16 on 2 cores.
+  it("usage and config errors exit 2 with a clear message (and a JSON error with --json)", {
+    timeout: 240_000,
+  }, async () => {
+    const bad = join(roster.dir, "bad.yaml");
+    writeFileSync(bad, "servers:\n  - name: Bad Name\n    transport: stdio\n");
+    // Thirteen independent CLI start-ups, two at a time (the test grows with the slowest, not their sum).
+    const [
+      unknown,
+      testNope,
+      toolsNope,
+      healthNope,
+      noVerb,
+      badVerb,
+      missing,
+      extra,
+      bogus,
+      noFile,
+      invalid,
+      help,
+      top,
+    ] = await limited([
+      () => mcp(["inspect", "nope"]),
+      () => mcp(["test", "nope"], { json: false }),
+      () => mcp(["tools", "nope"], { json: false }),
+      () => mcp(["health", "nope"], { json: false }),
+      () => mcp([], { json: false }),
+      () => mcp(["frobnicate"]),
+      () => mcp(["test"], { json: false }),
+      () => mcp(["list", "extra"], { json: false }),
+      () => mcp(["list", "--bogus"], { json: false }),
+      () => mcp(["list"], { config: join(roster.dir, "missing.yaml") }),
+      () => mcp(["health"], { config: bad, json: false }),
+      () => agentforge(["mcp", "--help"]),
+      () => agentforge(["--help"]),
+    ]);
+    const code = (name: string, result: CliResult | undefined) =>
+      `${name}: ${result?.code} ${result?.code === 2 ? "" : (result?.stderr ?? "")}`;
+    expect(code("inspect nope", unknown)).toBe("inspect nope: 2 ");
+    expect(unknown?.stderr).toContain(
       'no MCP server named "nope" in the config; known servers: local-tools, filesystem, sequential-thinking, broken, remote, off',
     );
-    expect(parse(unknown)).toEqual({
+    expect(parse(unknown as CliResult)).toEqual({
       error: {
         code: "SERVER_NOT_FOUND",
         message: expect.stringContaining('"nope"'),
         known: ["local-tools", "filesystem", "sequential-thinking", "broken", "remote", "off"],
       },
     });
-    for (const verb of ["test", "tools", "health"])
-      expect((await mcp([verb, "nope"], { json: false })).code).toBe(2);
+    expect(code("test nope", testNope)).toBe("test nope: 2 ");
+    expect(code("tools nope", toolsNope)).toBe("tools nope: 2 ");
+    expect(code("health nope", healthNope)).toBe("health nope: 2 ");
 
-    const noVerb = await mcp([], { json: false });
-    expect(noVerb.code).toBe(2);
-    expect(noVerb.stderr).toContain("mcp expects a verb: list, inspect, tools, test, health, refresh");
-    const badVerb = await mcp(["frobnicate"]);
-    expect(badVerb.code).toBe(2);
-    expect(parse(badVerb)).toMatchObject({ error: { code: "USAGE" } });
-    const missing = await mcp(["test"], { json: false });
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("usage: agentforge mcp test <name>");
-    expect((await mcp(["list", "extra"], { json: false })).code).toBe(2);
-    expect((await mcp(["list", "--bogus"], { json: false })).code).toBe(2);
+    expect(code("no verb", noVerb)).toBe("no verb: 2 ");
+    expect(noVerb?.stderr).toContain("mcp expects a verb: list, inspect, tools, test, health, refresh");
+    expect(code("frobnicate", badVerb)).toBe("frobnicate: 2 ");
+    expect(parse(badVerb as CliResult)).toMatchObject({ error: { code: "USAGE" } });
+    expect(code("test", missing)).toBe("test: 2 ");
+    expect(missing?.stderr).toContain("usage: agentforge mcp test <name>");
+    expect(code("list extra", extra)).toBe("list extra: 2 ");
+    expect(code("list --bogus", bogus)).toBe("list --bogus: 2 ");
 
-    const noFile = await mcp(["list"], { config: join(roster.dir, "missing.yaml") });
-    expect(noFile.code).toBe(2);
-    expect(parse(noFile)).toMatchObject({ error: { code: "CONFIG_NOT_FOUND" } });
-    const bad = join(roster.dir, "bad.yaml");
-    writeFileSync(bad, "servers:\n  - name: Bad Name\n    transport: stdio\n");
-    const invalid = await mcp(["health"], { config: bad, json: false });
-    expect(invalid.code).toBe(2);
-    expect(invalid.stderr).toContain("servers[0].name");
+    expect(code("missing config", noFile)).toBe("missing config: 2 ");
+    expect(parse(noFile as CliResult)).toMatchObject({ error: { code: "CONFIG_NOT_FOUND" } });
+    expect(code("invalid config", invalid)).toBe("invalid config: 2 ");
+    expect(invalid?.stderr).toContain("servers[0].name");
 
-    const help = await agentforge(["mcp", "--help"]);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain("Usage: agentforge mcp <verb> [options]");
-    const top = await agentforge(["--help"]);
-    expect(top.stdout).toContain("mcp <verb>");
-    expect(top.stdout).toContain("serve");
+    expect(help?.code).toBe(0);
+    expect(help?.stdout).toContain("Usage: agentforge mcp <verb> [options]");
+    expect(top?.stdout).toContain("mcp <verb>");
+    expect(top?.stdout).toContain("serve");
   });
 
   it("colours only on a TTY and never with NO_COLOR", async () => {
@@ -361,15 +392,17 @@ describe("agentforge mcp (temp roster)", () => {
         ]
           .map((arg) => `'${arg.replace(/'/g, "'\\''")}'`)
           .join(" ");
-        const child = spawn("script", ["-qec", command, "/dev/null"], {
-          env: { ...process.env, ...roster.env, ...env },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
+        const child = track(
+          spawn("script", ["-qec", command, "/dev/null"], {
+            env: { ...process.env, ...roster.env, ...env },
+            stdio: ["ignore", "pipe", "pipe"],
+          }),
+        );
         let out = "";
         child.stdout.on("data", (chunk) => {
           out += chunk;
         });
-        const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+        const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
         child.once("error", reject);
         child.once("close", () => {
           clearTimeout(timer);

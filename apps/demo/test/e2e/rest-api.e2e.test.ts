@@ -1,11 +1,11 @@
 // The REST API over real HTTP: `agentforge serve --port 0` as a child process on 127.0.0.1, a temp roster
 // with healthy, broken, unreachable and disabled servers and a canary secret, docs runs with SSE events.
 
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agentforge } from "./cli.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { agentforge, killRunning } from "./cli.js";
 import {
   alive,
   type Roster,
@@ -64,11 +64,21 @@ async function settledServers(): Promise<ServerView[]> {
   throw new Error("the start-up health checks did not finish");
 }
 
-/** A raw request (fetch does not let a test set Host). */
+/** A raw GET (fetch does not let a test set Host). */
 function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const url = new URL(served.url);
+  return rawRequest("GET", path, headers);
+}
+
+/** A raw request with exactly these headers (Host, Origin, Sec-Fetch-Site as a browser would send them). */
+function rawRequest(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  base = served.url,
+): Promise<{ status: number; body: string }> {
+  const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, headers }, (res) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
       let body = "";
       res.on("data", (chunk) => {
         body += chunk;
@@ -102,6 +112,7 @@ beforeAll(async () => {
     cwd: roster.dir,
   });
 });
+afterEach(killRunning);
 afterAll(async () => {
   await served?.stop();
   roster?.cleanup();
@@ -170,7 +181,8 @@ describe("agentforge serve", () => {
     });
   });
 
-  it("GET /api/v1/mcp/servers/{name}/tools: tools with agents; 409 disabled, 502 unavailable, 404 unknown", async () => {
+  it("GET /api/v1/mcp/servers/{name}/tools: the known tools with agents; 409 disabled, 404 unknown", async () => {
+    // The start-up checks listed filesystem's tools: GET answers from them.
     const tools = await call("GET", "/api/v1/mcp/servers/filesystem/tools");
     expect(tools.status).toBe(200);
     const list = tools.json.tools as { identity: string; agents: string[] }[];
@@ -183,7 +195,29 @@ describe("agentforge serve", () => {
     const off = await call("GET", "/api/v1/mcp/servers/off/tools");
     expect(off.status).toBe(409);
     expect(off.json).toMatchObject({ error: { code: "SERVER_DISABLED" } });
+    // `broken` never listed any: "not_listed", with its last health error, and how to list them.
     const broken = await call("GET", "/api/v1/mcp/servers/broken/tools");
+    expect(broken.status).toBe(200);
+    expect(broken.json).toEqual({
+      tools: [],
+      servers: [
+        {
+          name: "broken",
+          status: "not_listed",
+          toolCount: null,
+          error: expect.objectContaining({ code: "SERVER_EXITED", stderrTail: "boom: token=[REDACTED]" }),
+        },
+      ],
+      list: { method: "POST", href: "/api/v1/mcp/servers/broken/tools" },
+    });
+    expect((await call("GET", "/api/v1/mcp/servers/nope/tools")).status).toBe(404);
+  });
+
+  it("POST /api/v1/mcp/servers/{name}/tools lists them live: 200, 502 unavailable, 409 disabled", async () => {
+    const tools = await call("POST", "/api/v1/mcp/servers/local-tools/tools");
+    expect(tools.status).toBe(200);
+    expect(tools.json.servers).toEqual([{ name: "local-tools", status: "ok", toolCount: 3, error: null }]);
+    const broken = await call("POST", "/api/v1/mcp/servers/broken/tools");
     expect(broken.status).toBe(502);
     expect(broken.json).toMatchObject({
       error: {
@@ -191,7 +225,8 @@ describe("agentforge serve", () => {
         serverError: { code: "SERVER_EXITED", stderrTail: "boom: token=[REDACTED]" },
       },
     });
-    expect((await call("GET", "/api/v1/mcp/servers/nope/tools")).status).toBe(404);
+    expect((await call("POST", "/api/v1/mcp/servers/off/tools")).status).toBe(409);
+    expect((await call("POST", "/api/v1/mcp/servers/nope/tools")).status).toBe(404);
   });
 
   it("POST /api/v1/mcp/servers/{name}/health-check: a fresh check, also of a failing server", async () => {
@@ -265,6 +300,32 @@ describe("agentforge serve", () => {
       origin: `http://localhost:${port}`,
     });
     expect(sameOrigin.status).toBe(200);
+  });
+
+  it("refuses what a browser marks as cross-site or same-site (403 FORBIDDEN_CROSS_SITE), GET or POST", async () => {
+    const host = `127.0.0.1:${new URL(served.url).port}`;
+    for (const site of ["cross-site", "same-site"]) {
+      // What an <img src> on another site sends: no Origin, Sec-Fetch-Site only.
+      const get = await rawRequest("GET", "/api/v1/mcp/servers/local-tools/tools", {
+        host,
+        "sec-fetch-site": site,
+      });
+      expect(`${site}: ${get.status}`).toBe(`${site}: 403`);
+      expect(JSON.parse(get.body)).toMatchObject({
+        error: { code: "FORBIDDEN_CROSS_SITE", message: expect.stringContaining("Sec-Fetch-Site") },
+      });
+      const post = await rawRequest("POST", "/api/v1/mcp/servers/broken/health-check", {
+        host,
+        "sec-fetch-site": site,
+      });
+      expect(post.status).toBe(403);
+    }
+    for (const site of ["same-origin", "none"]) {
+      const ok = await rawRequest("GET", "/api/v1/mcp/servers", { host, "sec-fetch-site": site });
+      expect(`${site}: ${ok.status}`).toBe(`${site}: 200`);
+    }
+    // The page itself may be opened from a link on another site.
+    expect((await rawRequest("GET", "/mcp", { host, "sec-fetch-site": "cross-site" })).status).toBe(200);
   });
 
   it("the /mcp page is served with a strict Content-Security-Policy", async () => {
@@ -468,6 +529,83 @@ describe("runs", () => {
     }
   });
 
+  it("resume re-checks the real folder: swapped for a symlink (out of the base, or elsewhere in it) is 403", async () => {
+    const folder = join(roster.base, "swap");
+    cpSync(join(roster.base, "proj"), folder, { recursive: true });
+    const started = await call("POST", "/api/v1/runs", {
+      body: JSON.stringify({ folder: "swap", pauseAfter: 1 }),
+    });
+    expect(started.status).toBe(202);
+    const id = started.json.id as string;
+    const first = await readSse(`${served.url}/api/v1/runs/${id}/events`);
+    expect(first.events.at(-1)?.data).toMatchObject({ type: "run_finished", status: "paused" });
+
+    renameSync(folder, `${folder}.orig`);
+    try {
+      for (const target of [roster.dir, join(roster.base, "proj")]) {
+        symlinkSync(target, folder);
+        const refused = await call("POST", `/api/v1/runs/${id}/resume`);
+        expect(`${target}: ${refused.status}`).toBe(`${target}: 403`);
+        expect(refused.json).toMatchObject({
+          error: {
+            code: "FOLDER_NOT_ALLOWED",
+            runId: id,
+            folder,
+            message: expect.stringContaining(
+              `run ${id} cannot be resumed: its folder ${folder} now resolves to`,
+            ),
+          },
+        });
+        rmSync(folder);
+      }
+    } finally {
+      if (existsSync(`${folder}.orig`)) renameSync(`${folder}.orig`, folder);
+    }
+    const still = await call("GET", `/api/v1/runs/${id}`);
+    expect(still.json).toMatchObject({ status: "paused", active: false, round: 1 });
+    expect(still.json.eventCount).toBe(first.events.length); // nothing ran
+
+    const resumed = await call("POST", `/api/v1/runs/${id}/resume`);
+    expect(resumed.status).toBe(202);
+    const rest = await readSse(`${served.url}/api/v1/runs/${id}/events`, {
+      headers: { "Last-Event-ID": String(first.events.length) },
+    });
+    bodies.push(rest.raw);
+    expect(rest.events.at(-1)).toMatchObject({ event: "run_finished", data: { status: "finished" } });
+  });
+
+  it("a run started with another roster (agentforge docs --config) is not resumed here: 409 RUN_CONFIG_MISMATCH", async () => {
+    const other = join(roster.dir, "other-roster.yaml");
+    writeFileSync(other, readFileSync(roster.config, "utf8"));
+    const cli = await agentforge(
+      [
+        "docs",
+        join(roster.base, "proj"),
+        "--config",
+        other,
+        "--pause-after",
+        "1",
+        "--json",
+        "--state-dir",
+        roster.stateDir,
+      ],
+      { cwd: roster.dir, env: roster.env },
+    );
+    expect(`${cli.code} ${cli.stderr}`).toMatch(/^0 /);
+    const { runId } = JSON.parse(cli.stdout) as { runId: string };
+    const refused = await call("POST", `/api/v1/runs/${runId}/resume`);
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({
+      error: {
+        code: "RUN_CONFIG_MISMATCH",
+        runId,
+        configPath: other,
+        message: expect.stringContaining(`run ${runId} was started with the roster ${other}`),
+      },
+    });
+    expect((await call("GET", `/api/v1/runs/${runId}`)).json).toMatchObject({ status: "paused" });
+  });
+
   it("no response ever contained the canary secret", () => {
     expect(bodies.length).toBeGreaterThan(30);
     for (const body of bodies) expect(body).not.toContain(roster.canary);
@@ -499,6 +637,39 @@ describe("access control", () => {
       expect((await fetch(`${guarded.url}/mcp`)).status).toBe(200);
     } finally {
       await guarded.stop();
+    }
+  });
+
+  it("no GET starts or connects a server: a never-connected server's tools answer from what is known", async () => {
+    // A fresh serve without start-up checks; `broken` writes this marker whenever a process starts it.
+    const marker = join(roster.dir, "broken-started-by-get-test");
+    const quiet = await startServe([...serveArgs(), "--no-check"], {
+      env: { ...roster.env, AF_TEST_MARKER_FILE: marker },
+      cwd: roster.dir,
+    });
+    try {
+      const get = (path: string) => fetch(`${quiet.url}${path}`);
+      for (const name of ["broken", "local-tools"]) {
+        const tools = await get(`/api/v1/mcp/servers/${name}/tools`);
+        expect(tools.status).toBe(200);
+        expect(await tools.json()).toMatchObject({
+          tools: [],
+          servers: [{ name, status: "not_listed", toolCount: null }],
+        });
+        expect((await get(`/api/v1/mcp/servers/${name}`)).status).toBe(200);
+      }
+      const listing = (await (await get("/api/v1/mcp/servers")).json()) as { servers: ServerView[] };
+      // Nothing started: every enabled server idle, no process.
+      expect(listing.servers.map((x) => `${x.name}:${x.connection.state}:${x.connection.pid}`)).toEqual(
+        TEMP_ROSTER_SERVERS.map((name) => `${name}:${name === "off" ? "disabled" : "idle"}:null`),
+      );
+      expect(existsSync(marker)).toBe(false);
+      // The POST does start it: the marker proves the witness works.
+      const post = await fetch(`${quiet.url}/api/v1/mcp/servers/broken/tools`, { method: "POST" });
+      expect(post.status).toBe(502);
+      expect(existsSync(marker)).toBe(true);
+    } finally {
+      await quiet.stop();
     }
   });
 

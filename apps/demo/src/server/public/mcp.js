@@ -271,7 +271,8 @@
     $("tools-status").textContent = `Loading the tools of ${name}…`;
     $("tools-heading").focus();
     try {
-      const view = await getJson(`/mcp/servers/${encodeURIComponent(name)}/tools`);
+      // A POST: listing may start or connect the server, which a GET never does.
+      const view = await postJson(`/mcp/servers/${encodeURIComponent(name)}/tools`);
       if (openTools !== name) return;
       $("tools-status").textContent = `${view.tools.length} tools.`;
       const rows = view.tools.map((tool) =>
