@@ -2,6 +2,7 @@
 import { MCPError } from "@agentforge/mcp-config";
 import { DOCS_USAGE, docsCommand } from "./commands/docs.js";
 import { MCP_USAGE, mcpCommand } from "./commands/mcp.js";
+import { mcpLoginCommand } from "./commands/mcp-login.js";
 import { SERVE_USAGE, serveCommand } from "./commands/serve.js";
 import { UsageError } from "./internal/usage-error.js";
 
@@ -41,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
     case "resume":
       return docsCommand(rest, "resume");
     case "mcp":
-      return mcpCommand(rest);
+      return rest[0] === "login" || rest[0] === "logout" ? mcpLoginCommand(rest) : mcpCommand(rest);
     case "serve":
       return serveCommand(rest);
     default:

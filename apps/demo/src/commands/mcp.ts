@@ -32,6 +32,9 @@ export const MCP_USAGE = `Usage: agentforge mcp <verb> [options]
   test <name>          connect, list tools, report one latency figure
   health [<name>]      check every server in parallel (or one): status, latency, error, stderr tail
   refresh              reconnect and rediscover every enabled server
+  login <name>         log in to a server behind OAuth (auth type oauth, grant authorization_code); the
+                       tokens are kept in <state-dir>/oauth/<name>.json (mode 0600)
+  logout <name>        forget that login
 Options (every verb):
   --config FILE        server roster (default: the shipped config/mcp_servers.yaml)
   --state-dir DIR      server logs, audit log, last known health (default .agentforge)
@@ -217,8 +220,9 @@ function healthText(health: HealthView | null, out: Output): string {
 function tools(view: ToolsView, out: Output): number {
   emit(out, view, () => {
     const blocks = view.servers.map((server) => {
-      if (server.status === "failed" && server.error)
-        return `${out.paint("bold", server.name)}: ${out.paint("red", "failed")}\n${errorLines(server.error, out.paint)}`;
+      // A server that failed, or whose tool list the registry rejected (none of its tools is callable).
+      if (server.status !== "ok" && server.error)
+        return `${out.paint("bold", server.name)}: ${out.paint("red", server.status)}\n${errorLines(server.error, out.paint)}`;
       const rows = view.tools
         .filter((t) => t.server === server.name)
         .map((t): Cell[] => [

@@ -209,7 +209,16 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
     await Promise.all(
       granted.map(async (server) => {
         try {
-          app.registry.replaceServer(server, await app.manager.listTools(server));
+          const { rejected } = app.registry.replaceServer(server, await app.manager.listTools(server));
+          // A tool list the registry refuses (a name listed twice...) leaves the server without tools.
+          if (rejected) {
+            options.onEvent?.({
+              type: "server_unavailable",
+              runId: run.id,
+              server,
+              message: rejected.message,
+            });
+          }
         } catch (error) {
           const message = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
           options.onEvent?.({ type: "server_unavailable", runId: run.id, server, message });

@@ -93,8 +93,11 @@ export interface ToolView {
 /** How listing one server's tools went. */
 export interface ServerToolsStatus {
   name: string;
-  /** `rejected`: the server answered, but its tool list breaks the registry's rules (none is callable). */
-  status: "ok" | "failed" | "rejected";
+  /**
+   * `rejected`: the server answered, but its tool list breaks the registry's rules (none is callable);
+   * `not_listed`: not listed in this process yet (a GET never connects; POST lists).
+   */
+  status: "ok" | "failed" | "rejected" | "not_listed";
   toolCount: number;
   error: ErrorView | null;
 }
@@ -170,7 +173,20 @@ export function errorViewOf(error: unknown): ErrorView {
     typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
       ? error.code
       : "FAILED";
+  const serverName =
+    typeof error === "object" &&
+    error !== null &&
+    "serverName" in error &&
+    typeof error.serverName === "string"
+      ? error.serverName
+      : undefined;
+  if (code === "AUTH_REQUIRED" && serverName) return errorView(code, needsLogin(serverName));
   return errorView(code, error instanceof Error ? error.message : String(error));
+}
+
+/** What a server behind an OAuth login that has none yet is shown as, everywhere (CLI, REST, page). */
+export function needsLogin(serverName: string): string {
+  return `needs login — run agentforge mcp login ${serverName}`;
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -182,7 +198,12 @@ export function healthView(health: MCPServerHealth): HealthView {
     checkedAt: health.checkedAt,
     latencyMs: health.latencyMs === null ? null : round(health.latencyMs),
     toolCount: health.toolCount,
-    error: health.status === "unhealthy" ? errorView(health.errorCode ?? "FAILED", health.error ?? "") : null,
+    error:
+      health.status !== "unhealthy"
+        ? null
+        : health.errorCode === "AUTH_REQUIRED"
+          ? errorView("AUTH_REQUIRED", needsLogin(health.name))
+          : errorView(health.errorCode ?? "FAILED", health.error ?? ""),
   };
 }
 

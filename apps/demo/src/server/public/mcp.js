@@ -274,7 +274,11 @@
       // A POST: listing may start or connect the server, which a GET never does.
       const view = await postJson(`/mcp/servers/${encodeURIComponent(name)}/tools`);
       if (openTools !== name) return;
-      $("tools-status").textContent = `${view.tools.length} tools.`;
+      // A server whose list failed or was rejected (a tool name listed twice: none is callable) says why.
+      const problem = view.servers.find((server) => server.status !== "ok" && server.error);
+      $("tools-status").textContent = problem
+        ? `${problem.status === "rejected" ? "Tools rejected" : "Could not list the tools"} (${problem.error.code}): ${problem.error.message}`
+        : `${view.tools.length} tools.`;
       const rows = view.tools.map((tool) =>
         h(
           "tr",
