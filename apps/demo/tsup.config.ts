@@ -6,6 +6,10 @@ export default defineConfig({
   format: ["esm"],
   target: "node20",
   platform: "node",
+  // Each command is loaded with a dynamic import() from cli.ts; splitting turns those into separate chunks
+  // (dist/*-HASH.js, next to cli.js so import.meta.url-relative paths still resolve): `--help` loads no
+  // dependency at all, and each command only what it needs (LangChain, Hono... only for docs and serve).
+  splitting: true,
   clean: true,
   sourcemap: true,
   banner: { js: "#!/usr/bin/env node" },

@@ -8,7 +8,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
@@ -44,7 +43,9 @@ export class ApprovalsFileError extends Error {
 }
 
 /** The roster shipped with the app. */
-export const SHIPPED_CONFIG = fileURLToPath(new URL("../config/mcp_servers.yaml", import.meta.url));
+import { SHIPPED_CONFIG } from "./shipped-config.js";
+
+export { SHIPPED_CONFIG };
 
 export interface ApplicationOptions {
   /** Config file (default: the shipped roster). */

@@ -1,9 +1,9 @@
 // agentforge: the demo app's command line.
-import { MCPError } from "@agentforge/mcp-config";
-import { DOCS_USAGE, docsCommand } from "./commands/docs.js";
-import { MCP_USAGE, mcpCommand } from "./commands/mcp.js";
-import { mcpLoginCommand } from "./commands/mcp-login.js";
-import { SERVE_USAGE, serveCommand } from "./commands/serve.js";
+// Start-up cost matters (`--help`, `mcp list`): this module imports only the usage texts and the usage
+// error; each command's module, and everything it needs (MCP SDK, LangChain, Hono...), is imported
+// when that command runs. tsup splits those dynamic imports into chunks of their own.
+
+import { DOCS_USAGE, MCP_USAGE, SERVE_USAGE } from "./commands/usage.js";
 import { UsageError } from "./internal/usage-error.js";
 
 const VERSION = "0.0.0";
@@ -38,13 +38,22 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${VERSION}\n`);
       return 0;
     case "docs":
-      return docsCommand(rest, "docs");
-    case "resume":
-      return docsCommand(rest, "resume");
-    case "mcp":
-      return rest[0] === "login" || rest[0] === "logout" ? mcpLoginCommand(rest) : mcpCommand(rest);
-    case "serve":
+    case "resume": {
+      const { docsCommand } = await import("./commands/docs.js");
+      return docsCommand(rest, command);
+    }
+    case "mcp": {
+      if (rest[0] === "login" || rest[0] === "logout") {
+        const { mcpLoginCommand } = await import("./commands/mcp-login.js");
+        return mcpLoginCommand(rest);
+      }
+      const { mcpCommand } = await import("./commands/mcp.js");
+      return mcpCommand(rest);
+    }
+    case "serve": {
+      const { serveCommand } = await import("./commands/serve.js");
       return serveCommand(rest);
+    }
     default:
       throw new UsageError(
         `unknown command "${command}"; commands: docs, resume, mcp, serve (see agentforge --help)`,
@@ -52,19 +61,26 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Exit code 2 for usage and config errors, 1 for anything else. */
+async function exitCodeOf(error: unknown): Promise<number> {
+  const usage =
+    error instanceof UsageError ||
+    (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"));
+  if (usage) return 2;
+  // Loaded on this error path only, so that `--help` and usage mistakes never load the config package.
+  const { MCPError } = await import("@agentforge/mcp-config");
+  const config =
+    MCPError.isInstance(error) && (error.code.startsWith("CONFIG_") || error.code === "RUN_CONFIG_MISMATCH");
+  return config ? 2 : 1;
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
-    const usage =
-      error instanceof UsageError ||
-      (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"));
-    const config =
-      MCPError.isInstance(error) &&
-      (error.code.startsWith("CONFIG_") || error.code === "RUN_CONFIG_MISMATCH");
+  async (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`agentforge: ${message}\n`);
-    process.exitCode = usage || config ? 2 : 1;
+    process.exitCode = await exitCodeOf(error).catch(() => 1);
   },
 );

@@ -169,7 +169,9 @@ export function stdioTestServer(
     command: process.execPath,
     args: [STDIO_TEST_SERVER, ...testServerArgs(behaviour)],
     env: {},
-    connectionTimeout: 10,
+    // Generous: on a busy 2-core CI machine a Node child has taken over 10 s to answer initialize.
+    // Tests of handshake timeouts set their own.
+    connectionTimeout: 60,
     toolTimeout: 30,
     resetTimeoutOnProgress: false,
     ...overrides,
@@ -189,7 +191,7 @@ export function httpTestServer(
     url,
     headers: {},
     auth: { type: "none" },
-    connectionTimeout: 10,
+    connectionTimeout: 60,
     toolTimeout: 30,
     resetTimeoutOnProgress: false,
     ...overrides,

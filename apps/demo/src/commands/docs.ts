@@ -1,20 +1,11 @@
 // `agentforge docs <folder>` and `agentforge resume <id>`.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { type RunDocsOptions, runDocs } from "../docs/run-docs.js";
+import type { RunDocsOptions } from "../docs/run-docs.js";
 import { createProgress } from "../internal/progress.js";
 import { UsageError } from "../internal/usage-error.js";
 
-export const DOCS_USAGE = `Usage:
-  agentforge docs <folder> [--out FILE] [--model offline|openai|anthropic|ollama] [--json]
-                           [--max-rounds N] [--pause-after N] [--config FILE] [--state-dir DIR]
-  agentforge resume <run-id> [--out FILE] [--json] [--config FILE] [--state-dir DIR]
-
-The Documentation agent reads <folder> only through the filesystem MCP server (sandboxed to it) and
-writes a Markdown overview to stdout or FILE. Without --model it uses OPENAI_API_KEY, ANTHROPIC_API_KEY
-or OLLAMA_BASE_URL when set, else the offline strategy (real tool calls, no LLM).
-Every run is saved after each tool round in <state-dir>/runs/<id>.json (default .agentforge); Ctrl-C or
---pause-after N stops it resumably. Every tool call is appended to <state-dir>/audit.jsonl.`;
+export { DOCS_USAGE } from "./usage.js";
 
 function integer(value: string | undefined, flag: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -68,6 +59,8 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
     },
   };
   try {
+    // Loaded here, not at the top: LangChain and the providers only load when a run starts.
+    const { runDocs } = await import("../docs/run-docs.js");
     const result = await runDocs(options);
     progress.done();
     if (result.run.status === "paused") {

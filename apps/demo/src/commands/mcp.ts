@@ -1,9 +1,8 @@
 // `agentforge mcp list|inspect|tools|test|health|refresh`: the MCP roster from the command line.
 // Exit codes: 0 ok, 1 something unhealthy or failed, 2 usage or config error (thrown to cli.ts).
 import { parseArgs } from "node:util";
-import { MCPError } from "@agentforge/mcp-config";
 import { UsageError } from "../internal/usage-error.js";
-import { listServers, MCPManagement, type MCPManagementOptions } from "../mcp/mcp-management.js";
+import type { MCPManagementOptions } from "../mcp/mcp-management.js";
 import type {
   ErrorView,
   HealthReport,
@@ -24,22 +23,9 @@ import {
   wantsColor,
 } from "../mcp/terminal-output.js";
 import { UnknownServerError } from "../mcp/unknown-server-error.js";
+import { MCP_USAGE } from "./usage.js";
 
-export const MCP_USAGE = `Usage: agentforge mcp <verb> [options]
-  list                 every server: display name, transport, enabled, last known health (never connects)
-  inspect <name>       its config (variable names, never values) and live info (protocol, capabilities)
-  tools [<name>]       tools, descriptions, and which agents the policy lets call each
-  test <name>          connect, list tools, report one latency figure
-  health [<name>]      check every server in parallel (or one): status, latency, error, stderr tail
-  refresh              reconnect and rediscover every enabled server
-  login <name>         log in to a server behind OAuth (auth type oauth, grant authorization_code); the
-                       tokens are kept in <state-dir>/oauth/<name>.json (mode 0600)
-  logout <name>        forget that login
-Options (every verb):
-  --config FILE        server roster (default: the shipped config/mcp_servers.yaml)
-  --state-dir DIR      server logs, audit log, last known health (default .agentforge)
-  --json               JSON on stdout (shapes: apps/demo/README.md "JSON shapes")
-Exit codes: 0 ok, 1 something unhealthy or failed, 2 usage or config error.`;
+export { MCP_USAGE };
 
 const VERBS = ["list", "inspect", "tools", "test", "health", "refresh"] as const;
 type Verb = (typeof VERBS)[number];
@@ -102,6 +88,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
       redact: (text) => text,
     };
     if (verb === "list") return await list(options, out);
+    const { MCPManagement } = await import("../mcp/mcp-management.js");
     const management = await MCPManagement.open(options);
     out.redact = (text) => management.redactor.redact(text);
     try {
@@ -123,15 +110,17 @@ export async function mcpCommand(argv: string[]): Promise<number> {
       await management.close();
     }
   } catch (error) {
-    if (json) process.stdout.write(`${JSON.stringify({ error: jsonError(error) }, null, 2)}\n`);
+    if (json) process.stdout.write(`${JSON.stringify({ error: await jsonError(error) }, null, 2)}\n`);
     throw error;
   }
 }
 
-function jsonError(error: unknown): Record<string, unknown> {
+async function jsonError(error: unknown): Promise<Record<string, unknown>> {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof UnknownServerError) return { code: "SERVER_NOT_FOUND", message, known: error.known };
   if (error instanceof UsageError) return { code: "USAGE", message };
+  // Loaded on this error path only: the config package (and zod) stay out of `mcp --help`.
+  const { MCPError } = await import("@agentforge/mcp-config");
   if (MCPError.isInstance(error)) return { code: error.code, message };
   if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
     return { code: "USAGE", message };
@@ -160,6 +149,7 @@ function errorLines(error: ErrorView, paint: Output["paint"], indent = "    "): 
 }
 
 async function list(options: MCPManagementOptions, out: Output): Promise<number> {
+  const { listServers } = await import("../mcp/server-list.js");
   const { view: result, redactor } = await listServers(options);
   out.redact = (text) => redactor.redact(text);
   emit(out, result, () => {

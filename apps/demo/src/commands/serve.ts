@@ -2,17 +2,9 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../internal/usage-error.js";
 import { ALLOWED_HOSTS_VARIABLE, API_TOKEN_VARIABLE } from "../server/request-guard.js";
-import { startServer } from "../server/start-server.js";
+import { SERVE_USAGE } from "./usage.js";
 
-export const SERVE_USAGE = `Usage: agentforge serve [--port 0] [--host 127.0.0.1] [--config FILE] [--state-dir DIR]
-                        [--allowed-base DIR] [--no-check]
-  REST API under /api/v1 (MCP servers, docs runs with live events over SSE) and the /mcp dashboard.
-  --port N             port (default 0: any free port; the URL is printed on stderr when ready)
-  --host HOST          interface (default 127.0.0.1); anything but loopback requires ${API_TOKEN_VARIABLE}
-  --allowed-base DIR   runs may only document folders under DIR (default: the working directory)
-  --no-check           do not health-check every server at start
-  ${API_TOKEN_VARIABLE}   when set, every /api request needs "Authorization: Bearer <token>"
-  ${ALLOWED_HOSTS_VARIABLE}   comma-separated Host header values accepted (behind a proxy)`;
+export { SERVE_USAGE };
 
 const FORCE_EXIT_MS = 10_000;
 
@@ -50,6 +42,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ?.split(",")
     .map((h) => h.trim())
     .filter(Boolean);
+  // Loaded here, not at the top: Hono and the whole Application only load when the server starts.
+  const { startServer } = await import("../server/start-server.js");
   const server = await startServer({
     host,
     port: Number(port),

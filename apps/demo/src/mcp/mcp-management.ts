@@ -4,7 +4,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { DiscoveredTool } from "@agentforge/mcp-client";
 import { type MCPConfig, type MCPServerConfig, redactedConfig } from "@agentforge/mcp-config";
-import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { Application, SHIPPED_CONFIG } from "../application.js";
 import { HealthStore } from "./health-store.js";
 import {
@@ -29,10 +28,10 @@ import {
   toolView,
 } from "./mcp-views.js";
 import { type SecretRedactor, secretRedactor } from "./secret-redactor.js";
+import { MANAGED_VARIABLES } from "./server-list.js";
 import { UnknownServerError } from "./unknown-server-error.js";
 
-/** Variables the management surface sets itself for the shipped roster (not secrets). */
-export const MANAGED_VARIABLES = ["AGENTFORGE_WORKSPACE", "AGENTFORGE_DISABLE_THOUGHT_LOGGING"] as const;
+export { listServers, MANAGED_VARIABLES, type ServerListView } from "./server-list.js";
 
 /**
  * The environment servers are started with: the caller's, plus defaults for what the shipped roster
@@ -61,33 +60,6 @@ export interface MCPManagementOptions {
 }
 
 const STDERR_LOG_TAIL = 4000;
-
-/** The view of `mcp list`: the config file and every server in it. */
-export interface ServerListView {
-  /** Absolute path of the config file. */
-  config: string;
-  servers: ServerView[];
-}
-
-/** The configured servers and their last known health, without starting anything (`mcp list`). */
-export async function listServers(
-  options: MCPManagementOptions = {},
-): Promise<{ view: ServerListView; redactor: SecretRedactor }> {
-  const configPath = resolve(options.configPath ?? SHIPPED_CONFIG);
-  const config = await loadMCPConfig(configPath);
-  const health = new HealthStore(options.stateDir ?? ".agentforge", configPath).load();
-  const env = options.env ?? process.env;
-  return {
-    view: {
-      config: configPath,
-      servers: config.servers.map((s) => serverView(s, health.get(s.name) ?? null)),
-    },
-    redactor: secretRedactor(config.servers, env, {
-      extra: options.secrets ?? [],
-      notSecret: MANAGED_VARIABLES,
-    }),
-  };
-}
 
 /** The management operations over one Application. Call `close()` to end every server it started. */
 export class MCPManagement {
