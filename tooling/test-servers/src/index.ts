@@ -236,7 +236,7 @@ export function startHttpTestServer(options: HttpTestServerOptions = {}): Promis
       void waitForExit(child, 2000);
       reject(new Error(`HTTP test server did not start: ${reason}\n${stderr}`));
     };
-    const timer = setTimeout(() => fail("no ready line within 15 s"), 15_000);
+    const timer = setTimeout(() => fail("no ready line within 60 s"), 60_000);
     child.once("error", (error) => fail(error.message));
     child.once("exit", (code) => {
       clearTimeout(timer);

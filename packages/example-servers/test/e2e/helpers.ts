@@ -53,7 +53,7 @@ export function startBin(
     const timer = setTimeout(() => {
       void bin.stop();
       reject(new Error(`${name} did not become ready in time; stderr:\n${stderr}`));
-    }, options.timeoutMs ?? 15_000);
+    }, options.timeoutMs ?? 150_000); // PGlite start-up has taken over 30 s on a busy CI machine
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       stderr += chunk;

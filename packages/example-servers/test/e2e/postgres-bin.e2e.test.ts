@@ -63,7 +63,7 @@ describe("agentforge-postgres with no DATABASE_URL (embedded PGlite, sample sche
   });
 
   it("serves Streamable HTTP; sessions share one embedded database", async () => {
-    const bin = await startBin("postgres", ["--http"], { timeoutMs: 30_000 });
+    const bin = await startBin("postgres", ["--http"]);
     expect(bin.stderr()).toMatch(
       /listening on http:\/\/127\.0\.0\.1:\d+\/mcp \(database: embedded PGlite \(in memory, sample schema\)\)/,
     );
@@ -77,13 +77,13 @@ describe("agentforge-postgres with no DATABASE_URL (embedded PGlite, sample sche
   });
 
   it("exits promptly when stdin closes, and on SIGTERM, stopping the embedded engine", async () => {
-    const bin = await startBin("postgres", [], { timeoutMs: 30_000 });
+    const bin = await startBin("postgres", []);
     expect(bin.stderr()).toContain("ready on stdio (database: embedded PGlite (in memory, sample schema))");
     const exited = new Promise<number | null>((resolve) => bin.child.once("exit", (code) => resolve(code)));
     // It ends by itself with code 0 (how fast is a figure of `pnpm bench`, not of a test on a busy machine).
     bin.child.stdin?.end();
     expect(await exited).toBe(0);
-    const http = await startBin("postgres", ["--http"], { timeoutMs: 30_000 });
+    const http = await startBin("postgres", ["--http"]);
     const termExit = new Promise<number | null>((resolve) =>
       http.child.once("exit", (code) => resolve(code)),
     );
