@@ -26,6 +26,17 @@ describe("parsePartialJson", () => {
     expect(parsed.incomplete.has(value[0]?.children[1] as object)).toBe(true);
   });
 
+  it('keeps a "__proto__" key as an own key, as JSON.parse does (never the prototype)', () => {
+    const text = '{"__proto__": {"polluted": true}, "name": "a"}';
+    const parsed = parsePartialJson(text).value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(parsed).toEqual(JSON.parse(text));
+    expect(Object.hasOwn(parsed, "__proto__")).toBe(true);
+    const cut = parsePartialJson('{"__proto__": {"polluted": "ye').value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(cut)).toBe(Object.prototype);
+    expect(Object.hasOwn(cut, "__proto__")).toBe(true);
+  });
+
   it("gives up on text that is not JSON", () => {
     expect(parsePartialJson("Error: no").value).toBeUndefined();
   });

@@ -73,80 +73,71 @@ export function parsePartialJson(text: string): PartialJson {
     if (char === '"') return string();
     return literal();
   };
-  const array = (): unknown[] => {
-    const out: unknown[] = [];
+  // After an item: `,` means another follows (false), `close` ends the container (true).
+  const closes = (close: string): boolean => {
+    need();
+    if (text[at] === ",") {
+      at++;
+      return false;
+    }
+    if (text[at] === close) {
+      at++;
+      return true;
+    }
+    throw new Malformed();
+  };
+  // A value cut by the end of the input: a container cut inside it is kept (so a cut directory keeps
+  // its read children), and the cut travels up.
+  const item = (store: (partial: unknown) => void): unknown => {
+    try {
+      return value();
+    } catch (error) {
+      const partial = (error as { partial?: unknown }).partial;
+      if (error instanceof EndOfInput && partial !== undefined) store(partial);
+      throw error;
+    }
+  };
+  const container = <T extends object>(out: T, close: string, readItem: () => void): T => {
     at++;
     try {
       need();
-      if (text[at] === "]") {
+      if (text[at] === close) {
         at++;
         return out;
       }
-      for (;;) {
-        try {
-          out.push(value());
-        } catch (error) {
-          const partial = (error as { partial?: unknown }).partial;
-          if (error instanceof EndOfInput && partial !== undefined) out.push(partial);
-          throw error;
-        }
-        need();
-        if (text[at] === ",") {
-          at++;
-          continue;
-        }
-        if (text[at] === "]") {
-          at++;
-          return out;
-        }
-        throw new Malformed();
-      }
+      do readItem();
+      while (!closes(close));
+      return out;
     } catch (error) {
       if (!(error instanceof EndOfInput)) throw error;
       incomplete.add(out);
       throw Object.assign(new EndOfInput(), { partial: out });
     }
   };
+  const array = (): unknown[] => {
+    const out: unknown[] = [];
+    return container(out, "]", () => {
+      out.push(item((partial) => out.push(partial)));
+    });
+  };
   const object = (): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
-    at++;
-    try {
+    // Own data properties, as JSON.parse makes them: a key "__proto__" in a server's reply is a key,
+    // never the object's prototype.
+    const set = (key: string, v: unknown) =>
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    return container(out, "}", () => {
       need();
-      if (text[at] === "}") {
-        at++;
-        return out;
-      }
-      for (;;) {
-        need();
-        if (text[at] !== '"') throw new Malformed();
-        const key = string();
-        need();
-        if (text[at] !== ":") throw new Malformed();
-        at++;
-        try {
-          out[key] = value();
-        } catch (error) {
-          // A container cut inside this field is kept, so a cut directory keeps its read children.
-          const partial = (error as { partial?: unknown }).partial;
-          if (error instanceof EndOfInput && partial !== undefined) out[key] = partial;
-          throw error;
-        }
-        need();
-        if (text[at] === ",") {
-          at++;
-          continue;
-        }
-        if (text[at] === "}") {
-          at++;
-          return out;
-        }
-        throw new Malformed();
-      }
-    } catch (error) {
-      if (!(error instanceof EndOfInput)) throw error;
-      incomplete.add(out);
-      throw Object.assign(new EndOfInput(), { partial: out });
-    }
+      if (text[at] !== '"') throw new Malformed();
+      const key = string();
+      need();
+      if (text[at] !== ":") throw new Malformed();
+      at++;
+      set(
+        key,
+        item((partial) => set(key, partial)),
+      );
+    });
   };
   try {
     const result = value();
