@@ -1,12 +1,12 @@
 // `agentforge mcp login <server>` / `agentforge mcp logout <server>`: OAuth logins of remote servers
 // (`auth: { type: oauth, grant: authorization_code }`), kept one file per server in <state-dir>/oauth/
 // (mode 0600, written atomically). Tokens and registered client secrets never reach the output.
-import { parseArgs } from "node:util";
 import { type MCPAuthorizeFunction, MCPClientManager, openInBrowser } from "@agentforge/mcp-client";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { SHIPPED_CONFIG } from "../application.js";
 import { UsageError } from "../internal/usage-error.js";
 import { appTokenStore } from "../mcp/file-token-store.js";
+import { parseMCPArgs } from "./mcp-args.js";
 
 export const MCP_LOGIN_USAGE = `Usage: agentforge mcp login <name> | agentforge mcp logout <name>
   login <name>         log in to a server with auth type oauth, grant authorization_code: opens (or prints)
@@ -20,17 +20,7 @@ export async function mcpLoginCommand(
   argv: string[],
   options: { authorize?: MCPAuthorizeFunction } = {},
 ): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      config: { type: "string" },
-      "state-dir": { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  const { values, positionals } = parseMCPArgs(argv);
   if (values.help) {
     process.stdout.write(`${MCP_LOGIN_USAGE}\n`);
     return 0;

@@ -1,6 +1,5 @@
 // `agentforge mcp list|inspect|tools|test|health|refresh`: the MCP roster from the command line.
 // Exit codes: 0 ok, 1 something unhealthy or failed, 2 usage or config error (thrown to cli.ts).
-import { parseArgs } from "node:util";
 import { UsageError } from "../internal/usage-error.js";
 import type { MCPManagementOptions } from "../mcp/mcp-management.js";
 import type {
@@ -23,6 +22,7 @@ import {
   wantsColor,
 } from "../mcp/terminal-output.js";
 import { UnknownServerError } from "../mcp/unknown-server-error.js";
+import { parseMCPArgs } from "./mcp-args.js";
 import { MCP_USAGE } from "./usage.js";
 
 export { MCP_USAGE };
@@ -48,17 +48,7 @@ interface Output {
 
 /** Run `agentforge mcp <argv...>`; resolves with the exit code, throws usage and config errors. */
 export async function mcpCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      config: { type: "string" },
-      "state-dir": { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  const { values, positionals } = parseMCPArgs(argv);
   if (values.help) {
     process.stdout.write(`${MCP_USAGE}\n`);
     return 0;

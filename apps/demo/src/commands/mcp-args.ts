@@ -1,0 +1,17 @@
+// The options every `agentforge mcp <verb>` takes (the management verbs and login/logout alike).
+import { parseArgs } from "node:util";
+
+/** Parse `agentforge mcp ...` arguments: `--config`, `--state-dir`, `--json`, `--help`, and positionals. */
+export function parseMCPArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      config: { type: "string" },
+      "state-dir": { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
