@@ -9,20 +9,15 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { agentforge, killRunning, limited } from "./cli.js";
+import { exampleServerBin } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-docs-"));
 afterEach(killRunning);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-const bins = join(
-  dirname(createRequire(import.meta.url).resolve("@agentforge/example-servers/package.json")),
-  "dist",
-  "bin",
-);
 
 /** A small project to document, in a fresh folder. */
 function project(name: string): string {
@@ -58,13 +53,13 @@ function config(
     enabled: true
     transport: stdio
     command: \${NODE}
-    args: ["${join(bins, "filesystem.js")}"]
+    args: ["${exampleServerBin("filesystem")}"]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
   - name: sequential-thinking
     enabled: true
     transport: stdio
     command: \${NODE}
-    args: ["${join(bins, "sequential-thinking.js")}"]
+    args: ["${exampleServerBin("sequential-thinking")}"]
     env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
 ${extraServers}
 permissions:

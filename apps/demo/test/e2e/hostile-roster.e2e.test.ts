@@ -4,23 +4,18 @@
 // A second server with hostile definitions (names like __proto__, null and self-referencing schemas) is
 // bound to the model without crashing anything.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { agentforge, killRunning } from "./cli.js";
+import { exampleServerBin } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-hostile-"));
 afterEach(killRunning);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const filesystemBin = join(
-  dirname(createRequire(import.meta.url).resolve("@agentforge/example-servers/package.json")),
-  "dist",
-  "bin",
-  "filesystem.js",
-);
+const filesystemBin = exampleServerBin("filesystem");
 
 function roster(): string {
   const file = join(mkdtempSync(join(base, "config-")), "mcp_servers.yaml");

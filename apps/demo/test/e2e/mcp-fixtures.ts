@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CLI, cliEnv } from "./cli.js";
 
-const BIN = (name: string) =>
+/** Absolute path of a built bin of @agentforge/example-servers (`filesystem`, `local-tools`, ...). */
+export const exampleServerBin = (name: string): string =>
   fileURLToPath(
     new URL(`../../node_modules/@agentforge/example-servers/dist/bin/${name}.js`, import.meta.url),
   );
@@ -78,19 +79,19 @@ export async function tempRoster(): Promise<Roster> {
     enabled: true
     transport: stdio
     command: \${NODE}
-    args: [${JSON.stringify(BIN("local-tools"))}]
+    args: [${JSON.stringify(exampleServerBin("local-tools"))}]
   - name: filesystem
     display_name: Workspace files
     enabled: true
     transport: stdio
     command: \${NODE}
-    args: [${JSON.stringify(BIN("filesystem"))}]
+    args: [${JSON.stringify(exampleServerBin("filesystem"))}]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
   - name: sequential-thinking
     enabled: true
     transport: stdio
     command: \${NODE}
-    args: [${JSON.stringify(BIN("sequential-thinking"))}]
+    args: [${JSON.stringify(exampleServerBin("sequential-thinking"))}]
     env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
   - name: broken
     description: Starts, prints its secret on stderr, exits 3

@@ -2,19 +2,14 @@
 // and sequential-thinking servers (built bins of @agentforge/example-servers), on fixture projects of
 // different kinds and layouts. Each test asserts the facts its document must contain.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { agentforge, killRunning, limited } from "./cli.js";
+import { exampleServerBin } from "./mcp-fixtures.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
-const bins = join(
-  dirname(createRequire(import.meta.url).resolve("@agentforge/example-servers/package.json")),
-  "dist",
-  "bin",
-);
 let base = "";
 let roster = "";
 
@@ -59,13 +54,13 @@ beforeAll(() => {
     enabled: true
     transport: stdio
     command: \${NODE}
-    args: ["${join(bins, "filesystem.js")}"]
+    args: ["${exampleServerBin("filesystem")}"]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
   - name: sequential-thinking
     enabled: true
     transport: stdio
     command: \${NODE}
-    args: ["${join(bins, "sequential-thinking.js")}"]
+    args: ["${exampleServerBin("sequential-thinking")}"]
     env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
 permissions:
   documentation: [filesystem.*, sequential-thinking.*]

@@ -4,9 +4,8 @@
 // sends what real models send: a wrongly typed argument, an unknown tool, malformed JSON arguments, and a
 // full round budget, so the last call must be made in a form the provider accepts. No keys, no network.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import {
   type ModelProvider,
   type ModelServer,
@@ -15,6 +14,7 @@ import {
 } from "@agentforge/model-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { agentforge, killRunning } from "./cli.js";
+import { exampleServerBin } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-providers-"));
 const servers: ModelServer[] = [];
@@ -23,12 +23,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-const bins = join(
-  dirname(createRequire(import.meta.url).resolve("@agentforge/example-servers/package.json")),
-  "dist",
-  "bin",
-);
 
 function project(name: string): string {
   const root = join(base, name);
@@ -47,7 +41,7 @@ function roster(): string {
     enabled: true
     transport: stdio
     command: \${NODE}
-    args: ["${join(bins, "filesystem.js")}"]
+    args: ["${exampleServerBin("filesystem")}"]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
 permissions:
   documentation: [filesystem.*]
