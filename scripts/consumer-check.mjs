@@ -9,7 +9,6 @@ import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
-  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -18,6 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nodeBinary } from "./lib/node-binary.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const keep = process.argv.includes("--keep");
@@ -25,21 +25,6 @@ const onlySystemNode =
   process.argv.includes("--node") && process.argv.at(process.argv.indexOf("--node") + 1) === "20";
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
-
-/** A Node.js major beside the system one: the npm package `node@<major>` in node_modules/.cache. */
-function nodeBinary(major) {
-  const prefix = join(root, "node_modules", ".cache", "agentforge-node", String(major));
-  const binary = join(prefix, "node_modules", ".bin", "node");
-  if (!existsSync(binary)) {
-    mkdirSync(prefix, { recursive: true });
-    writeFileSync(join(prefix, "package.json"), '{ "private": true }\n');
-    run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", `node@${major}`], prefix);
-  }
-  const version = run(binary, ["--version"], prefix).trim();
-  if (!version.startsWith(`v${major}.`))
-    throw new Error(`${binary} is ${version}, expected Node.js ${major}`);
-  return { binary, version };
-}
 
 const packages = readdirSync(join(root, "packages"))
   .map((dir) => join(root, "packages", dir))
