@@ -29,6 +29,15 @@ export interface MCPToolAnnotations {
   [hint: string]: unknown;
 }
 
+/** How a tool may be run (MCP `execution`): whether `tools/call` must, may or must not create a task. */
+export interface MCPToolExecution {
+  /**
+   * `required`: the tool only runs as a task (the manager creates one and waits for its result);
+   * `optional`: it may (the manager calls it plainly); `forbidden` or absent: plain calls only.
+   */
+  taskSupport?: "required" | "optional" | "forbidden";
+}
+
 /** One tool of one server, as plain serializable data (never an SDK object). */
 export interface DiscoveredTool {
   /** `<server>.<tool>`, unique across servers (server names contain no dots). */
@@ -47,6 +56,8 @@ export interface DiscoveredTool {
   outputSchema?: MCPJsonSchema;
   /** Behaviour hints, when the server gives them. */
   annotations?: MCPToolAnnotations;
+  /** How the tool may be run (task support), when the server says; a malformed hint is flagged and left out. */
+  execution?: MCPToolExecution;
   /**
    * What is wrong with this definition, when something is (absent when nothing is). The client
    * delivers every tool a server lists, as data, and flags problems here instead of dropping or
@@ -65,6 +76,8 @@ export type MCPToolProblemCode =
   | "INPUT_SCHEMA_NOT_OBJECT"
   /** `outputSchema` is present but not an object schema, or cannot be compiled; results are not checked against it. */
   | "OUTPUT_SCHEMA_INVALID"
+  /** `execution` is not an object, or its `taskSupport` is not "required"/"optional"/"forbidden"; it is ignored. */
+  | "EXECUTION_INVALID"
   /** Another field breaks the MCP `Tool` schema (e.g. a description that is not a string); kept as far as possible. */
   | "INVALID_DEFINITION";
 
@@ -104,6 +117,15 @@ export interface MCPDiscoveryResult {
 export interface DiscoverOptions {
   /** Abandon waiting when this fires. */
   signal?: AbortSignal;
+}
+
+/**
+ * Whether a tool only runs as a task (`execution.taskSupport === "required"`). `MCPClientManager.callTool`
+ * handles such tools (it creates the task and waits for its result); a caller that cannot (e.g. one
+ * that binds tools to a model through another client) should not offer them.
+ */
+export function requiresTaskExecution(tool: Pick<DiscoveredTool, "execution">): boolean {
+  return tool.execution?.taskSupport === "required";
 }
 
 /**

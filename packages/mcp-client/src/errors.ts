@@ -71,12 +71,18 @@ export type MCPRequestErrorCode =
   /** The reply is not a valid MCP result (wrong shape, or structured content not matching the output schema). */
   | "INVALID_REPLY";
 
+/** Codes of `MCPCapabilityError`. */
+export type MCPCapabilityErrorCode =
+  /** The server did not declare the capability the request needs (e.g. `resources`, `prompts`, `tasks`). */
+  "CAPABILITY_NOT_SUPPORTED";
+
 /** Every code the client's errors use. */
 export type MCPClientErrorCode =
   | MCPServerNotFoundErrorCode
   | MCPConnectionErrorCode
   | MCPTimeoutErrorCode
-  | MCPRequestErrorCode;
+  | MCPRequestErrorCode
+  | MCPCapabilityErrorCode;
 
 /** Constructor options of `MCPServerNotFoundError`. */
 export interface MCPServerNotFoundErrorOptions extends MCPErrorOptions<MCPServerNotFoundErrorCode> {
@@ -220,5 +226,36 @@ export class MCPRequestError extends MCPError<MCPRequestErrorCode> {
     this.rpcCode = options.rpcCode;
     this.limitBytes = options.limitBytes;
     this.replyBytes = options.replyBytes;
+  }
+}
+
+/** Constructor options of `MCPCapabilityError`. */
+export interface MCPCapabilityErrorOptions extends MCPErrorOptions<MCPCapabilityErrorCode> {
+  /** The server concerned. */
+  serverName?: string;
+  /** The server capability that is missing (`resources`, `prompts`, `tasks`). */
+  capability?: string;
+  /** The JSON-RPC method that needs it. */
+  method?: string;
+}
+
+/**
+ * The server does not offer what was asked (it did not declare the capability in its handshake). Raised
+ * before anything is sent; the connection stays usable.
+ */
+export class MCPCapabilityError extends MCPError<MCPCapabilityErrorCode> {
+  static override readonly errorName: string = "MCPCapabilityError";
+  /** The server concerned. */
+  readonly serverName: string | undefined;
+  /** The server capability that is missing. */
+  readonly capability: string | undefined;
+  /** The JSON-RPC method that needs it. */
+  readonly method: string | undefined;
+
+  constructor(message: string, options: MCPCapabilityErrorOptions) {
+    super(message, options);
+    this.serverName = options.serverName;
+    this.capability = options.capability;
+    this.method = options.method;
   }
 }

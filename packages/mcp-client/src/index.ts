@@ -16,9 +16,28 @@ export {
   type MCPJsonSchema,
   type MCPServerDiscovery,
   type MCPToolAnnotations,
+  type MCPToolExecution,
+  type MCPToolProblem,
+  type MCPToolProblemCode,
+  requiresTaskExecution,
 } from "./discover-tools.js";
+// Elicitation (servers asking the user for input)
+export type {
+  MCPElicitationContext,
+  MCPElicitationFieldSchema,
+  MCPElicitationFormRequest,
+  MCPElicitationHandler,
+  MCPElicitationRequest,
+  MCPElicitationResult,
+  MCPElicitationSchema,
+  MCPElicitationUrlRequest,
+  MCPElicitationValue,
+} from "./elicitation.js";
 // Errors
 export {
+  MCPCapabilityError,
+  type MCPCapabilityErrorCode,
+  type MCPCapabilityErrorOptions,
   type MCPClientErrorCode,
   MCPConnectionError,
   type MCPConnectionErrorCode,
@@ -70,3 +89,23 @@ export {
   type MCPOAuthTokenStore,
   openInBrowser,
 } from "./oauth-token-store.js";
+// Resources and prompts
+export {
+  MAX_CONTENT_CHARS,
+  MAX_LIST_ITEMS,
+  type MCPGetPromptResult,
+  type MCPListOptions,
+  type MCPPage,
+  type MCPPrompt,
+  type MCPPromptArgument,
+  type MCPPromptContent,
+  type MCPPromptMessage,
+  type MCPPromptPage,
+  type MCPReadOptions,
+  type MCPReadResourceResult,
+  type MCPResource,
+  type MCPResourceContents,
+  type MCPResourcePage,
+  type MCPResourceTemplate,
+  type MCPResourceTemplatePage,
+} from "./resources.js";

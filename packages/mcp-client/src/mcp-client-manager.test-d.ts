@@ -5,8 +5,14 @@ import {
   type CallToolResult,
   MCPClientManager,
   type MCPConnectionKind,
+  type MCPElicitationFieldSchema,
+  type MCPElicitationResult,
+  type MCPGetPromptResult,
+  type MCPReadResourceResult,
+  type MCPResourcePage,
   type MCPServerHealth,
   type MCPToolsChangedEvent,
+  requiresTaskExecution,
 } from "./index.js";
 
 test("events are typed by name", () => {
@@ -30,4 +36,30 @@ test("calls and checks return plain typed data", () => {
   manager.callTool("s", "t", [1, 2]);
   expectTypeOf<"TOOL_TIMEOUT">().toExtend<MCPClientErrorCode>();
   expectTypeOf<"NOT_A_CODE">().not.toExtend<MCPClientErrorCode>();
+});
+
+test("resources, prompts and elicitation are typed plain data", () => {
+  const manager = new MCPClientManager([], {
+    elicitation: async (request, context) => {
+      expectTypeOf(context.signal).toEqualTypeOf<AbortSignal>();
+      if (request.mode === "url") {
+        expectTypeOf(request.url).toEqualTypeOf<string>();
+        return { action: "accept" };
+      }
+      expectTypeOf(request.requestedSchema.properties).toEqualTypeOf<
+        Record<string, MCPElicitationFieldSchema>
+      >();
+      return { action: "accept", content: { name: "Ada", tags: ["a"], ok: true, n: 1 } };
+    },
+  });
+  // @ts-expect-error: content values are strings, numbers, booleans or string arrays
+  const bad: MCPElicitationResult = { action: "accept", content: { nested: { a: 1 } } };
+  void bad;
+  expectTypeOf(manager.listResources("s", { cursor: "c" })).resolves.toEqualTypeOf<MCPResourcePage>();
+  expectTypeOf(manager.readResource("s", "file:///x")).resolves.toEqualTypeOf<MCPReadResourceResult>();
+  expectTypeOf(manager.getPrompt("s", "p", { city: "Lisbon" })).resolves.toEqualTypeOf<MCPGetPromptResult>();
+  // @ts-expect-error: prompt arguments are strings
+  manager.getPrompt("s", "p", { count: 1 });
+  expectTypeOf<"CAPABILITY_NOT_SUPPORTED">().toExtend<MCPClientErrorCode>();
+  expectTypeOf(requiresTaskExecution).parameter(0).toExtend<Pick<DiscoveredTool, "execution">>();
 });

@@ -1,7 +1,7 @@
 import { MCPConfigError, type MCPServerConfig } from "@agentforge/mcp-config";
 import { describe, expect, it } from "vitest";
 import { MCPServerNotFoundError } from "./errors.js";
-import { MCPClientManager } from "./mcp-client-manager.js";
+import { MCPClientManager, type MCPClientManagerOptions } from "./mcp-client-manager.js";
 
 // Commands that would fail loudly if anything tried to start them: these tests do no I/O.
 const stdio = (name: string, enabled = true): MCPServerConfig => ({
@@ -79,5 +79,29 @@ describe("MCPClientManager (no I/O)", () => {
     expect(manager.lastHealth("off")).toBe(health);
     expect(events).toEqual(["off:disabled"]);
     await expect(manager.healthCheck("zzz")).rejects.toMatchObject({ code: "SERVER_NOT_FOUND" });
+  });
+
+  it("checks the resources/prompts arguments and the elicitation option before any I/O", async () => {
+    const manager = new MCPClientManager([stdio("a"), stdio("off", false)]);
+    await expect(manager.readResource("a", "")).rejects.toThrow(
+      "readResource: uri must be a non-empty string",
+    );
+    await expect(manager.getPrompt("a", "")).rejects.toThrow(
+      "getPrompt: promptName must be a non-empty string",
+    );
+    await expect(manager.getPrompt("a", "p", { n: 1 } as unknown as Record<string, string>)).rejects.toThrow(
+      "getPrompt: args.n must be a string",
+    );
+    await expect(manager.listPrompts("a", { cursor: 5 as unknown as string })).rejects.toThrow(
+      "options.cursor must be a string",
+    );
+    const disabled = await manager.listResources("off").catch((error: unknown) => error);
+    expect(MCPServerNotFoundError.isInstance(disabled) && disabled.code).toBe("SERVER_DISABLED");
+    expect(manager.connectionStatus("a").state).toBe("idle");
+    expect(
+      () =>
+        new MCPClientManager([], { elicitation: "yes" as unknown as MCPClientManagerOptions["elicitation"] }),
+    ).toThrow("options.elicitation must be a function");
+    expect(() => new MCPClientManager([], { elicitationTimeoutMs: 0 })).toThrow(RangeError);
   });
 });

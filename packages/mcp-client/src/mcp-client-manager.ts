@@ -14,8 +14,16 @@ import {
   discoverAll,
   type MCPDiscoveryResult,
 } from "./discover-tools.js";
+import type { MCPElicitationHandler } from "./elicitation.js";
 import { type MCPConnectionError, type MCPConnectionKind, MCPServerNotFoundError } from "./errors.js";
 import { type BackoffOptions, DEFAULT_BACKOFF } from "./internal/backoff.js";
+import {
+  readPromptPage,
+  readPromptResult,
+  readResourceContents,
+  readResourcePage,
+  readResourceTemplatePage,
+} from "./internal/read-resources.js";
 import { ServerConnection } from "./internal/server-connection.js";
 import { stableStringify } from "./internal/stable-stringify.js";
 import {
@@ -23,6 +31,15 @@ import {
   MCPMemoryTokenStore,
   type MCPOAuthTokenStore,
 } from "./oauth-token-store.js";
+import type {
+  MCPGetPromptResult,
+  MCPListOptions,
+  MCPPromptPage,
+  MCPReadOptions,
+  MCPReadResourceResult,
+  MCPResourcePage,
+  MCPResourceTemplatePage,
+} from "./resources.js";
 
 /** Options of `MCPClientManager`. */
 export interface MCPClientManagerOptions {
@@ -65,6 +82,16 @@ export interface MCPClientManagerOptions {
   authorize?: MCPAuthorizeFunction | false;
   /** `grant: authorization_code`: how long a login may take before `LOGIN_TIMEOUT` (default 300000 ms). */
   loginTimeoutMs?: number;
+  /**
+   * Answers servers that ask the user for input while a tool runs (`elicitation/create`, form and URL
+   * mode). Given: the manager declares the `elicitation` capability (servers may then list tools that
+   * need it); absent: it declares nothing and servers get "method not found". A handler that throws,
+   * answers content that breaks the requested schema, or takes longer than `elicitationTimeoutMs`
+   * answers `decline`.
+   */
+  elicitation?: MCPElicitationHandler;
+  /** How long the `elicitation` handler may take per request (default: the server's `tool_timeout`). */
+  elicitationTimeoutMs?: number;
 }
 
 /** Options of `MCPClientManager.callTool`. Defaults come from the server's config. */
@@ -279,6 +306,13 @@ function validateConfigs(configs: readonly MCPServerConfig[]): void {
   }
 }
 
+function cursorParams(options: MCPListOptions): Record<string, unknown> | undefined {
+  if (options.cursor === undefined) return undefined;
+  if (typeof options.cursor !== "string")
+    throw new TypeError("options.cursor must be a string (a nextCursor)");
+  return { cursor: options.cursor };
+}
+
 function positive(value: number | undefined, name: string, min = 1): void {
   if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || value < min)) {
     throw new RangeError(`${name} must be a finite number >= ${min}, got ${String(value)}`);
@@ -323,6 +357,12 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
       throw new TypeError("MCPClientManager: options.authorize must be a function or false");
     }
     this.tokenStore = options.tokenStore ?? new MCPMemoryTokenStore();
+    if (options.elicitation !== undefined && typeof options.elicitation !== "function") {
+      throw new TypeError(
+        "MCPClientManager: options.elicitation must be a function (request, context) => result",
+      );
+    }
+    positive(options.elicitationTimeoutMs, "MCPClientManager: options.elicitationTimeoutMs");
     if (options.logDir !== undefined && options.logDir !== false && typeof options.logDir !== "string") {
       throw new TypeError("MCPClientManager: options.logDir must be a folder path or false");
     }
@@ -345,6 +385,10 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
       healthTimeoutMs: options.healthTimeoutMs,
       events: this,
       ...(options.onListenerError ? { onListenerError: options.onListenerError } : {}),
+      ...(options.elicitation ? { elicitation: options.elicitation } : {}),
+      ...(options.elicitationTimeoutMs !== undefined
+        ? { elicitationTimeoutMs: options.elicitationTimeoutMs }
+        : {}),
     };
     for (const config of configs)
       this.connections.set(config.name, new ServerConnection(config, this.settings));
@@ -427,6 +471,121 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
   listTools(name: string, options: DiscoverOptions = {}): Promise<DiscoveredTool[]> {
     try {
       return this.entry(name).listTools(options.signal);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * One page of a server's resources (`resources/list`): `{resources, nextCursor?, skipped, truncated}`.
+   * Pass `nextCursor` back as `cursor` for the next page. At most `MAX_LIST_ITEMS` entries per page;
+   * malformed entries are skipped and counted. Runs with the server's `tool_timeout`. Rejects with
+   * `MCPCapabilityError` (`CAPABILITY_NOT_SUPPORTED`) when the server offers no resources, and otherwise
+   * with the errors of `callTool`.
+   */
+  listResources(name: string, options: MCPListOptions = {}): Promise<MCPResourcePage> {
+    return this.serverRequest(
+      name,
+      "resources/list",
+      () => cursorParams(options),
+      "resources",
+      options.signal,
+      (reply) => readResourcePage(name, reply),
+    );
+  }
+
+  /** One page of a server's resource templates (`resources/templates/list`); see `listResources`. */
+  listResourceTemplates(name: string, options: MCPListOptions = {}): Promise<MCPResourceTemplatePage> {
+    return this.serverRequest(
+      name,
+      "resources/templates/list",
+      () => cursorParams(options),
+      "resources",
+      options.signal,
+      (reply) => readResourceTemplatePage(name, reply),
+    );
+  }
+
+  /**
+   * Read one resource (`resources/read`): `{contents: [{uri, mimeType?, text | blob}], truncated, skipped}`.
+   * At most `MAX_CONTENT_CHARS` characters of text and base64 in all (`truncated` says when cut). Errors
+   * as `listResources`.
+   */
+  readResource(name: string, uri: string, options: MCPReadOptions = {}): Promise<MCPReadResourceResult> {
+    if (typeof uri !== "string" || uri === "") {
+      return Promise.reject(new TypeError("readResource: uri must be a non-empty string"));
+    }
+    return this.serverRequest(
+      name,
+      "resources/read",
+      () => ({ uri }),
+      "resources",
+      options.signal,
+      (reply) => readResourceContents(name, uri, reply),
+    );
+  }
+
+  /** One page of a server's prompts (`prompts/list`); see `listResources`. */
+  listPrompts(name: string, options: MCPListOptions = {}): Promise<MCPPromptPage> {
+    return this.serverRequest(
+      name,
+      "prompts/list",
+      () => cursorParams(options),
+      "prompts",
+      options.signal,
+      (reply) => readPromptPage(name, reply),
+    );
+  }
+
+  /**
+   * Get one prompt filled in with `args` (`prompts/get`): `{description?, messages: [{role, content}],
+   * truncated, skipped}`, bounded like `readResource`. Errors as `listResources`.
+   */
+  getPrompt(
+    name: string,
+    promptName: string,
+    args?: Record<string, string>,
+    options: MCPReadOptions = {},
+  ): Promise<MCPGetPromptResult> {
+    if (typeof promptName !== "string" || promptName === "") {
+      return Promise.reject(new TypeError("getPrompt: promptName must be a non-empty string"));
+    }
+    if (args !== undefined) {
+      const bad =
+        typeof args !== "object" || args === null || Array.isArray(args)
+          ? "args"
+          : Object.entries(args).find(([, value]) => typeof value !== "string")?.[0];
+      if (bad !== undefined) {
+        return Promise.reject(
+          new TypeError(
+            bad === "args"
+              ? "getPrompt: args must be an object of string values"
+              : `getPrompt: args.${bad} must be a string (prompt arguments are strings)`,
+          ),
+        );
+      }
+    }
+    const params = args ? { name: promptName, arguments: args } : { name: promptName };
+    return this.serverRequest(
+      name,
+      "prompts/get",
+      () => params,
+      "prompts",
+      options.signal,
+      (reply) => readPromptResult(name, promptName, reply),
+    );
+  }
+
+  private serverRequest<T>(
+    name: string,
+    method: string,
+    params: () => Record<string, unknown> | undefined,
+    capability: "resources" | "prompts",
+    signal: AbortSignal | undefined,
+    read: (reply: unknown) => T,
+  ): Promise<T> {
+    try {
+      return this.entry(name).serverRequest(method, params(), capability, signal, read);
     } catch (error) {
       return Promise.reject(error);
     }

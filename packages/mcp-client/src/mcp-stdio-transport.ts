@@ -192,6 +192,17 @@ export class MCPStdioTransport implements Transport {
     return this.options.stderrLogPath || undefined;
   }
 
+  /**
+   * Append one line written by the client itself (e.g. a server's `notifications/message` log entry) to
+   * the stderr log file and the in-memory tail. Redacted like stderr; a no-op once the child has exited.
+   */
+  appendLog(line: string): void {
+    if (this.exit) return;
+    const text = `${this.redactText(line.replace(/[\r\n]+/g, " "))}\n`;
+    this.stderrBuffer.write(text);
+    this.stderrFile?.write(text);
+  }
+
   /** Why the stderr log file could not be written, if it could not. */
   get stderrLogError(): string | undefined {
     return this.stderrFileError;

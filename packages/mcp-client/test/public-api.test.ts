@@ -6,6 +6,9 @@ describe("public API", () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
         "DEFAULT_MAX_MESSAGE_BYTES",
+        "MAX_CONTENT_CHARS",
+        "MAX_LIST_ITEMS",
+        "MCPCapabilityError",
         "MCPClientManager",
         "MCPConnectionError",
         "MCPMemoryTokenStore",
@@ -18,6 +21,7 @@ describe("public API", () => {
         "discoverAll",
         "discoverTools",
         "openInBrowser",
+        "requiresTaskExecution",
       ]
     `);
   });
@@ -28,6 +32,7 @@ describe("public API", () => {
         typeof value === "function" && value.prototype instanceof Error,
     );
     expect(errors.map((e) => e.name).sort()).toEqual([
+      "MCPCapabilityError",
       "MCPConnectionError",
       "MCPRequestError",
       "MCPServerNotFoundError",

@@ -70,6 +70,26 @@ describe("httpStartupError", () => {
     expect(error.httpStatus).toBe(status);
   });
 
+  it("403 with credentials sent keeps the scope hint; with none it names the Host instead", () => {
+    const withToken = httpStartupError(new StreamableHTTPError(403, "Forbidden"), httpFailure());
+    expect(withToken.message).toContain("lack the needed permission or scope");
+    const base = httpFailure();
+    const none = httpFailure({ config: { ...base.config, auth: { type: "none" } }, env: {} });
+    const refused = httpStartupError(new StreamableHTTPError(403, "Forbidden"), none);
+    expect(refused.code).toBe("HTTP_FORBIDDEN");
+    expect(refused.message).not.toContain("scope");
+    expect(refused.message).toContain("Host: mcp.example.invalid");
+    // A bearer config whose variable is unset sent nothing either.
+    const unset = httpStartupError(new StreamableHTTPError(403, "Forbidden"), httpFailure({ env: {} }));
+    expect(unset.message).toContain("No credentials were sent");
+    // The server said insufficient_scope: the scope hint stays.
+    const said = httpStartupError(
+      new StreamableHTTPError(403, 'Bearer error="insufficient_scope", scope="mcp:write"'),
+      none,
+    );
+    expect(said.message).toContain("lack the needed permission or scope");
+  });
+
   it.each([
     ["ECONNREFUSED", "HTTP_UNREACHABLE"],
     ["ENOTFOUND", "HTTP_DNS"],

@@ -186,6 +186,22 @@ function shownUrl(url: string, redactor: Redactor): string {
   }
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** Whether the request carried credentials: OAuth or mTLS, or a credential/header variable that is set. */
+function credentialsSent(failure: HttpFailure): boolean {
+  const auth = failure.config.auth;
+  if (auth.type === "oauth" || auth.type === "mtls") return true;
+  if ("credentialEnvVar" in auth && auth.credentialEnvVar && failure.env[auth.credentialEnvVar]) return true;
+  return Object.values(failure.config.headers).some((variable) => Boolean(failure.env[variable]));
+}
+
 function credentialHint(failure: HttpFailure): string {
   const auth = failure.config.auth;
   const names: string[] = [];
@@ -256,9 +272,19 @@ export function httpStartupError(error: unknown, failure: HttpFailure): MCPConne
     );
   }
   if (status === 403) {
+    // A scope hint only makes sense when credentials went out (or the server said insufficient_scope).
+    // With none, the server refused the request itself: most often its Host/Origin check.
+    const scope = chain(error).some((link) => /insufficient_scope/.test(link.message));
+    if (scope || credentialsSent(failure)) {
+      return make(
+        "HTTP_FORBIDDEN",
+        `MCP server "${name}" at ${url} answered 403 Forbidden${said}. Fix: the credentials are valid but lack the needed permission or scope.`,
+        403,
+      );
+    }
     return make(
       "HTTP_FORBIDDEN",
-      `MCP server "${name}" at ${url} answered 403 Forbidden${said}. Fix: the credentials are valid but lack the needed permission or scope.`,
+      `MCP server "${name}" at ${url} answered 403 Forbidden${said}. No credentials were sent (auth: none, no headers), so no token or permission is at fault: the server refused the request itself, most often by its Host or Origin check (DNS-rebinding protection). The request was sent with Host: ${redactor.redact(hostOf(failure.url))}. Fix: allow that host on the server, or use the host name the server expects in url.`,
       403,
     );
   }
@@ -330,6 +356,8 @@ export interface RequestFailure {
   cancelled: boolean;
   /** The max total timeout fired. */
   totalTimeoutMs: number | undefined;
+  /** The config setting named in a timeout message (default: tool_timeout for tools/call, else connection_timeout). */
+  timeoutSetting?: string;
 }
 
 function what(failure: RequestFailure): string {
@@ -373,7 +401,7 @@ export function requestError(error: unknown, failure: RequestFailure): MCPError 
     );
   }
   if (isSdkTimeout(error)) {
-    const setting = failure.toolName ? "tool_timeout" : "connection_timeout";
+    const setting = failure.timeoutSetting ?? (failure.toolName ? "tool_timeout" : "connection_timeout");
     return new MCPTimeoutError(
       `${what(failure)} on MCP server "${serverName}" did not answer within ${seconds(failure.timeoutMs)} (${setting}); it was cancelled. The connection stays open.`,
       { ...base, code: timeoutCode, timeoutMs: failure.timeoutMs, elapsedMs: failure.elapsedMs },

@@ -2,25 +2,22 @@
  * One server's connection life cycle: lazy single-flight connect, reuse, drop detection, backoff,
  * tool cache, health. The manager owns one per configured server.
  */
-import { type EnvSource, MCPError, type MCPServerConfig } from "@agentforge/mcp-config";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { join, resolve } from "node:path";
+import { MCPError, type MCPServerConfig } from "@agentforge/mcp-config";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   type CallToolRequest,
   type CallToolResult,
-  ErrorCode,
-  type Implementation,
-  McpError,
   PaginatedResultSchema,
+  type Progress,
   ResultSchema,
   type Tool,
-  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { EventEmitter } from "eventemitter3";
 import type { CreateTransportOptions } from "../create-transport.js";
 import type { DiscoveredTool } from "../discover-tools.js";
-import { MCPConnectionError, MCPRequestError, MCPTimeoutError } from "../errors.js";
+import { MCPCapabilityError, MCPConnectionError, MCPRequestError, MCPTimeoutError } from "../errors.js";
 import type {
   MCPCallToolOptions,
   MCPClientManagerEvents,
@@ -29,8 +26,8 @@ import type {
   MCPServerHealth,
 } from "../mcp-client-manager.js";
 import { isUnauthorizedError, MAX_LOGINS_PER_OPERATION } from "./authorization-code.js";
-import { type BackoffOptions, backoffDelay } from "./backoff.js";
-import { type BuiltTransport, buildTransport } from "./build-transport.js";
+import { backoffDelay } from "./backoff.js";
+import { type BuiltTransport, buildTransport, DEFAULT_LOG_DIR } from "./build-transport.js";
 import {
   httpStartupError,
   httpStatusOf,
@@ -39,22 +36,25 @@ import {
   requestError,
   stdioStartupError,
 } from "./classify-error.js";
+import { createClient } from "./client-setup.js";
+import type { ConnectionSettings, Live } from "./connection-types.js";
+import {
+  closeQuietly,
+  guardedProgress,
+  ignoreProgress,
+  runsToolTasks,
+  terminateSession,
+  timeoutError,
+  withDeadline,
+} from "./connection-utils.js";
+import { MalformedReply } from "./read-resources.js";
 import { Redactor } from "./redactor.js";
 import { safeEmit } from "./safe-emit.js";
 import { Semaphore } from "./semaphore.js";
+import { HttpServerLog } from "./server-log.js";
+import { callToolAsTask } from "./task-call.js";
 import { toCallToolResult } from "./tool-result.js";
 import { diffTools, hasChanges, readTools } from "./tools.js";
-
-/** Settings shared by every connection of one manager. */
-export interface ConnectionSettings {
-  transport: CreateTransportOptions;
-  env: EnvSource;
-  clientInfo: Implementation;
-  backoff: BackoffOptions;
-  healthTimeoutMs: number | undefined;
-  events: EventEmitter<MCPClientManagerEvents>;
-  onListenerError?: (error: unknown, event: keyof MCPClientManagerEvents, serverName: string) => void;
-}
 
 const MAX_TOOL_PAGES = 1000;
 /** A tool list that changed again while it was being fetched is fetched once the server is this quiet... */
@@ -62,61 +62,9 @@ const REFRESH_QUIET_MS = 300;
 /** ...or this long after the first of those changes, whichever comes first. */
 const REFRESH_MAX_WAIT_MS = 5000;
 
-const ignoreProgress = (): void => {};
-
-// The caller's progress callback runs inside the SDK's message handling: a throw there must not break
-// the connection or escape into the host. It is ignored (the call goes on).
-function guardedProgress(onprogress: NonNullable<MCPCallToolOptions["onprogress"]>): typeof onprogress {
-  return (progress) => {
-    try {
-      const result = onprogress(progress) as unknown;
-      if (result && typeof (result as PromiseLike<unknown>).then === "function") {
-        (result as PromiseLike<unknown>).then(undefined, () => {});
-      }
-    } catch {
-      // ignored: see above
-    }
-  };
-}
-
 /** The SDK's private cache of output-schema validators (filled by its own listTools). */
 interface ToolMetadataCache {
   cacheToolMetadata(tools: Tool[]): void;
-}
-
-interface Live {
-  client: Client;
-  built: BuiltTransport;
-  generation: number;
-}
-
-function timeoutError(ms: number): McpError {
-  return new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: ms });
-}
-
-/** Race `promise` against a timer; on timeout run `onTimeout` and reject with an SDK-style timeout. */
-function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      onTimeout();
-      reject(timeoutError(ms));
-    }, ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-async function closeQuietly(client: Client, built: BuiltTransport): Promise<void> {
-  await client.close().catch(() => {});
-  await built.transport.close().catch(() => {});
-  await built.dispose().catch(() => {});
-}
-
-async function terminateSession(built: BuiltTransport): Promise<void> {
-  if (built.kind !== "streamable-http") return;
-  const transport = built.transport as StreamableHTTPClientTransport;
-  if (!transport.sessionId) return;
-  await withDeadline(transport.terminateSession(), 1000, () => {}).catch(() => {});
 }
 
 /** The lifecycle of one configured server. */
@@ -143,6 +91,7 @@ export class ServerConnection {
   private refreshAgain = false;
   private lastChangeAt = 0;
   private firstPendingAt: number | undefined;
+  private httpLog: HttpServerLog | undefined;
 
   constructor(
     readonly config: MCPServerConfig,
@@ -269,15 +218,27 @@ export class ServerConnection {
   }
 
   private newClient(generation: number): Client {
-    const client = new Client(this.settings.clientInfo, { capabilities: {} });
-    client.onerror = () => {
-      // Transport noise (a stray stdout line, a dropped SSE stream); failures surface on requests.
-    };
-    client.onclose = () => this.onClientClosed(client, generation);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (this.live?.client === client) this.refreshTools(true);
+    const client: Client = createClient({
+      settings: this.settings,
+      serverName: this.name,
+      toolTimeoutMs: this.config.toolTimeout * 1000,
+      onClose: () => this.onClientClosed(client, generation),
+      onToolsChanged: () => {
+        if (this.live?.client === client) this.refreshTools(true);
+      },
+      onLog: (line) => {
+        if (generation === this.generation) this.writeLog(line);
+      },
     });
     return client;
+  }
+
+  /** One line in this server's log (stdio: its stderr log; http: `<logDir>/<name>.stderr.log`), redacted. */
+  private writeLog(line: string): void {
+    const built = this.live?.built ?? this.pending;
+    const redacted = this.redactor.redact(line);
+    if (built?.stdio) built.stdio.appendLog(redacted);
+    else this.httpLog?.write(redacted);
   }
 
   private async connect(): Promise<Live> {
@@ -348,6 +309,14 @@ export class ServerConnection {
     const built = await buildTransport(this.config, options);
     this.redactor = built.redactor;
     this.pending = built;
+    if (!built.stdio) {
+      void this.httpLog?.close();
+      const logDir = this.settings.transport.logDir ?? DEFAULT_LOG_DIR;
+      this.httpLog = new HttpServerLog(
+        logDir === false ? undefined : join(resolve(logDir), `${this.name}.stderr.log`),
+        built.redactor,
+      );
+    }
     return built;
   }
 
@@ -501,6 +470,9 @@ export class ServerConnection {
     }
     const live = this.live;
     this.live = undefined;
+    const log = this.httpLog;
+    this.httpLog = undefined;
+    await log?.close();
     if (!live) return;
     await terminateSession(live.built);
     await closeQuietly(live.client, live.built);
@@ -525,6 +497,7 @@ export class ServerConnection {
       started: number;
       cancelled: boolean;
       totalTimeoutMs: number | undefined;
+      timeoutSetting?: string;
     },
   ): MCPError {
     if (MCPError.isInstance(error)) return error;
@@ -546,6 +519,7 @@ export class ServerConnection {
       elapsedMs: performance.now() - context.started,
       cancelled: context.cancelled,
       totalTimeoutMs: context.totalTimeoutMs,
+      ...(context.timeoutSetting ? { timeoutSetting: context.timeoutSetting } : {}),
     });
     if (live && kind !== "stdio" && MCPConnectionError.isInstance(mapped) && isConnectionGone(error, kind)) {
       void this.drop(live);
@@ -612,6 +586,22 @@ export class ServerConnection {
     const params: CallToolRequest["params"] = args ? { name: toolName, arguments: args } : { name: toolName };
     try {
       live = this.live ?? (await this.ensure(signal));
+      if (runsToolTasks(live.client) && (await this.taskSupport(toolName, signal)) === "required") {
+        const raw = await this.callAsTask(live, params, {
+          timeoutMs,
+          totalTimeoutMs,
+          resetTimeoutOnProgress,
+          signal,
+          onprogress: options.onprogress,
+          onCancelled: () => {
+            cancelled = true;
+          },
+          onTotalTimeout: () => {
+            totalFired = true;
+          },
+        });
+        return this.toolResult(raw, toolName);
+      }
       if (signal || totalTimeoutMs !== undefined) {
         // A per-call controller: the caller's signal may be long-lived, and the SDK never removes the
         // abort listener it adds to the signal it is given.
@@ -642,20 +632,90 @@ export class ServerConnection {
           request,
         ),
       );
-      const result = toCallToolResult(raw);
-      if (!result) {
-        throw new MCPRequestError(
-          `tools/call "${toolName}" on MCP server "${this.name}" returned a reply that is not a valid MCP tool result.`,
-          { code: "INVALID_REPLY", serverName: this.name, toolName, method: "tools/call" },
-        );
-      }
-      return result;
+      return this.toolResult(raw, toolName);
     } catch (error) {
       throw failure(error, live);
     } finally {
       release?.();
       if (timer) clearTimeout(timer);
       if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private toolResult(raw: unknown, toolName: string): CallToolResult {
+    const result = toCallToolResult(raw);
+    if (!result) {
+      throw new MCPRequestError(
+        `tools/call "${toolName}" on MCP server "${this.name}" returned a reply that is not a valid MCP tool result.`,
+        { code: "INVALID_REPLY", serverName: this.name, toolName, method: "tools/call" },
+      );
+    }
+    return result;
+  }
+
+  /** The tool's `execution.taskSupport`, discovering the tools first when they never were. */
+  private async taskSupport(toolName: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+    if (this.tools === undefined) await this.listTools(signal).catch(() => undefined);
+    return this.tools?.find((tool) => tool.toolName === toolName)?.execution?.taskSupport;
+  }
+
+  /**
+   * A task-required tool: create the task and wait for its result, with the same limits as a plain call:
+   * `timeoutMs` bounds the whole task (restarted on progress when `resetTimeoutOnProgress`), the max
+   * total timeout is a hard bound, and the caller's signal cancels; each of them also sends tasks/cancel.
+   */
+  private async callAsTask(
+    live: Live,
+    params: CallToolRequest["params"],
+    limits: {
+      timeoutMs: number;
+      totalTimeoutMs: number | undefined;
+      resetTimeoutOnProgress: boolean;
+      signal: AbortSignal | undefined;
+      onprogress: MCPCallToolOptions["onprogress"];
+      onCancelled: () => void;
+      onTotalTimeout: () => void;
+    },
+  ): Promise<unknown> {
+    const inner = new AbortController();
+    const { signal, timeoutMs } = limits;
+    const expire = () => inner.abort(timeoutError(timeoutMs));
+    let idle = setTimeout(expire, timeoutMs);
+    let total: NodeJS.Timeout | undefined;
+    if (limits.totalTimeoutMs !== undefined) {
+      total = setTimeout(() => {
+        limits.onTotalTimeout();
+        inner.abort(new Error("max total timeout exceeded"));
+      }, limits.totalTimeoutMs);
+    }
+    const onAbort = () => {
+      limits.onCancelled();
+      inner.abort(signal?.reason);
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    const progress = limits.onprogress ? guardedProgress(limits.onprogress) : undefined;
+    const onprogress =
+      progress || limits.resetTimeoutOnProgress
+        ? (value: Progress) => {
+            if (limits.resetTimeoutOnProgress && !inner.signal.aborted) {
+              clearTimeout(idle);
+              idle = setTimeout(expire, timeoutMs);
+            }
+            progress?.(value);
+          }
+        : undefined;
+    try {
+      return await callToolAsTask(live.client, {
+        params,
+        signal: inner.signal,
+        ...(onprogress ? { onprogress } : {}),
+        send: (run) => this.withLogin(live, signal, run),
+      });
+    } finally {
+      clearTimeout(idle);
+      if (total) clearTimeout(total);
+      signal?.removeEventListener("abort", onAbort);
     }
   }
 
@@ -690,6 +750,66 @@ export class ServerConnection {
           },
         ),
       );
+    }
+  }
+
+  /**
+   * One request of the resources/prompts API: needs the server `capability`, runs with the tool timeout,
+   * a per-request abort controller (the caller's signal may be long-lived) and the same error mapping as
+   * tools/call; `read` turns the untrusted reply into plain data (a MalformedReply → INVALID_REPLY).
+   */
+  async serverRequest<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    capability: "resources" | "prompts",
+    signal: AbortSignal | undefined,
+    read: (reply: unknown) => T,
+  ): Promise<T> {
+    const started = performance.now();
+    const timeoutMs = this.config.toolTimeout * 1000;
+    const mapping = {
+      method,
+      timeoutMs,
+      started,
+      cancelled: false,
+      totalTimeoutMs: undefined,
+      timeoutSetting: "tool_timeout",
+    };
+    if (signal?.aborted) throw this.failed(signal.reason, undefined, { ...mapping, cancelled: true });
+    const live = await this.ensure(signal);
+    if (live.client.getServerCapabilities()?.[capability] === undefined) {
+      throw new MCPCapabilityError(
+        `MCP server "${this.name}" does not offer ${capability} (it did not declare the "${capability}" capability), so ${method} cannot be used with it.`,
+        { code: "CAPABILITY_NOT_SUPPORTED", serverName: this.name, capability, method },
+      );
+    }
+    const inner = new AbortController();
+    const onAbort = () => {
+      mapping.cancelled = true;
+      inner.abort(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const reply: unknown = await this.withLogin(live, signal, () =>
+        live.client.request(
+          params === undefined ? { method } : ({ method, params } as Parameters<Client["request"]>[0]),
+          ResultSchema,
+          { timeout: timeoutMs, signal: inner.signal },
+        ),
+      );
+      try {
+        return read(reply);
+      } catch (error) {
+        if (!(error instanceof MalformedReply)) throw error;
+        throw new MCPRequestError(
+          `${method} on MCP server "${this.name}" returned a reply that is not valid: ${error.message}.`,
+          { code: "INVALID_REPLY", serverName: this.name, method },
+        );
+      }
+    } catch (error) {
+      throw this.failed(error, live, mapping);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
     }
   }
 

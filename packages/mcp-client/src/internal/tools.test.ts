@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { type DiscoveredTool, requiresTaskExecution } from "../discover-tools.js";
 import { diffTools, hasChanges, readTools, toDiscoveredTool } from "./tools.js";
 
 const sdkTool = {
@@ -82,5 +83,42 @@ describe("readTools", () => {
     expect(tools[5]?.description).toBe("");
     expect(Object.getPrototypeOf(tools[2])).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).type).toBeUndefined();
+  });
+});
+
+describe("readTools: the execution hint", () => {
+  const base = { inputSchema: { type: "object" } };
+  it("keeps a valid taskSupport and flags anything else as EXECUTION_INVALID (treated as absent)", () => {
+    const { tools, valid } = readTools("s", [
+      { ...base, name: "required", execution: { taskSupport: "required" } },
+      { ...base, name: "optional", execution: { taskSupport: "optional", other: 1 } },
+      { ...base, name: "empty", execution: {} },
+      { ...base, name: "none" },
+      { ...base, name: "bad_value", execution: { taskSupport: "always" } },
+      { ...base, name: "bad_type", execution: "required" },
+      { ...base, name: "null", execution: null },
+    ]);
+    const byName = Object.fromEntries(tools.map((tool) => [tool.toolName, tool]));
+    expect(byName.required?.execution).toEqual({ taskSupport: "required" });
+    expect(byName.optional?.execution).toEqual({ taskSupport: "optional" });
+    expect(byName.empty?.execution).toEqual({});
+    expect(byName.none && "execution" in byName.none).toBe(false);
+    for (const name of ["bad_value", "bad_type", "null"]) {
+      expect(byName[name]?.execution).toBeUndefined();
+      expect(byName[name]?.problems?.map((p) => p.code)).toEqual(["EXECUTION_INVALID"]);
+    }
+    // A bad hint does not make the rest of the definition invalid.
+    expect(valid.map((tool) => tool.name)).toEqual([
+      "required",
+      "optional",
+      "empty",
+      "none",
+      "bad_value",
+      "bad_type",
+      "null",
+    ]);
+    expect(requiresTaskExecution(byName.required as DiscoveredTool)).toBe(true);
+    expect(requiresTaskExecution(byName.optional as DiscoveredTool)).toBe(false);
+    expect(requiresTaskExecution(byName.bad_value as DiscoveredTool)).toBe(false);
   });
 });

@@ -1,5 +1,11 @@
 import { type Tool, ToolSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { DiscoveredTool, MCPJsonSchema, MCPToolAnnotations, MCPToolProblem } from "../discover-tools.js";
+import type {
+  DiscoveredTool,
+  MCPJsonSchema,
+  MCPToolAnnotations,
+  MCPToolExecution,
+  MCPToolProblem,
+} from "../discover-tools.js";
 import { stableStringify } from "./stable-stringify.js";
 
 /** Tool names model APIs accept. */
@@ -7,6 +13,35 @@ const MODEL_SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
+
+const TASK_SUPPORT = new Set(["required", "optional", "forbidden"]);
+
+/**
+ * Read a tool's `execution` hint loosely: an object whose `taskSupport`, when present, is one of
+ * "required" / "optional" / "forbidden". Anything else is a problem and the hint is treated as absent.
+ */
+export function readExecution(value: unknown): { execution?: MCPToolExecution; problem?: MCPToolProblem } {
+  if (value === undefined) return {};
+  if (!isObject(value)) {
+    return {
+      problem: {
+        code: "EXECUTION_INVALID",
+        message: `execution is ${describe(value)}, not an object; it is ignored (the tool is called without a task)`,
+      },
+    };
+  }
+  const taskSupport = value.taskSupport;
+  if (taskSupport === undefined) return { execution: {} };
+  if (typeof taskSupport === "string" && TASK_SUPPORT.has(taskSupport)) {
+    return { execution: { taskSupport: taskSupport as NonNullable<MCPToolExecution["taskSupport"]> } };
+  }
+  return {
+    problem: {
+      code: "EXECUTION_INVALID",
+      message: `execution.taskSupport is ${JSON.stringify(taskSupport) ?? "undefined"}, not "required", "optional" or "forbidden"; the execution hint is ignored`,
+    },
+  };
+}
 
 const isObjectSchema = (value: unknown): boolean => isObject(value) && value.type === "object";
 
@@ -59,7 +94,10 @@ export function readTools(serverName: string, raw: readonly unknown[]): ReadTool
       continue;
     }
     const problems: MCPToolProblem[] = [];
-    const parsed = ToolSchema.safeParse(entry);
+    // The execution hint is read on its own, so a bad one is flagged without failing the whole tool.
+    const { execution: rawExecution, ...definition } = entry;
+    const { execution, problem: executionProblem } = readExecution(rawExecution);
+    const parsed = ToolSchema.safeParse(definition);
     let tool: DiscoveredTool;
     if (parsed.success) {
       tool = toDiscoveredTool(serverName, parsed.data);
@@ -96,6 +134,8 @@ export function readTools(serverName: string, raw: readonly unknown[]): ReadTool
         });
       }
     }
+    if (execution) tool.execution = execution;
+    if (executionProblem) problems.push(executionProblem);
     if (!MODEL_SAFE_NAME.test(entry.name)) {
       problems.push({
         code: "NAME_NOT_MODEL_SAFE",

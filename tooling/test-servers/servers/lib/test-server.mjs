@@ -322,6 +322,20 @@ export function createTestServer(options, state = createState()) {
       },
     );
     tool(
+      "log_message",
+      {
+        description: "Send one notifications/message with this data (any JSON) and level, then answer",
+        inputSchema: { data: z.unknown(), level: z.string().optional() },
+      },
+      async ({ data, level }, extra) => {
+        await extra.sendNotification({
+          method: "notifications/message",
+          params: { level: level ?? "warning", logger: "log_message", data },
+        });
+        return text("logged");
+      },
+    );
+    tool(
       "ask_client",
       {
         description:

@@ -1,0 +1,106 @@
+/**
+ * A task-based `tools/call` (MCP tasks, SEP-1686): create the task, poll `tasks/get` at the server's
+ * pace, fetch `tasks/result`, and cancel the task (`tasks/cancel`) when the caller gives up. Deadlines
+ * are the caller's: `signal` fires on cancellation and timeouts, with the reason the error mapping reads.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  type CallToolRequest,
+  CreateTaskResultSchema,
+  ErrorCode,
+  McpError,
+  type Progress,
+  ResultSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+/** Bounds of the wait between two `tasks/get` (the server suggests `pollInterval`). */
+const MIN_POLL_MS = 50;
+const MAX_POLL_MS = 5000;
+const DEFAULT_POLL_MS = 500;
+/** How long a best-effort `tasks/cancel` may take after the caller gave up. */
+const CANCEL_TIMEOUT_MS = 2000;
+/** The longest timer Node accepts. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Options of `callToolAsTask`. */
+export interface TaskCallOptions {
+  params: CallToolRequest["params"];
+  /** Fires on cancellation and on every deadline (its reason is what the call rejects with). */
+  signal: AbortSignal;
+  onprogress?: (progress: Progress) => void;
+  /** Wraps the creating request (step-up logins). */
+  send: <T>(run: () => Promise<T>) => Promise<T>;
+  /** Called with the task id once the server created it. */
+  onCreated?: (taskId: string) => void;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const pollDelay = (suggested: unknown): number =>
+  typeof suggested === "number" && Number.isFinite(suggested)
+    ? Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, suggested))
+    : DEFAULT_POLL_MS;
+
+/** The SDK keeps a task's progress handler until the task ends; end it with the call (internal API). */
+interface TaskProgressCleanup {
+  _cleanupTaskProgressHandler?(taskId: string): void;
+}
+
+/** Run a task-required tool to its end; resolves with the raw `tasks/result` (a tool result). */
+export async function callToolAsTask(client: Client, options: TaskCallOptions): Promise<unknown> {
+  const { signal } = options;
+  const request: RequestOptions = { signal, timeout: MAX_TIMER_MS, task: {} };
+  if (options.onprogress) request.onprogress = options.onprogress;
+  const created = await options.send(() =>
+    client.request({ method: "tools/call", params: options.params }, CreateTaskResultSchema, request),
+  );
+  const taskId = created.task.taskId;
+  options.onCreated?.(taskId);
+  const polling: RequestOptions = { signal, timeout: MAX_TIMER_MS };
+  try {
+    let task: { status: string; statusMessage?: string | undefined; pollInterval?: number | undefined } =
+      created.task;
+    for (;;) {
+      // input_required: tasks/result delivers the server's queued requests (elicitation) and then blocks
+      // until the task ends; completed/failed: it returns the stored tool result.
+      if (task.status === "completed" || task.status === "failed" || task.status === "input_required") {
+        return await client.experimental.tasks.getTaskResult(taskId, ResultSchema, polling);
+      }
+      if (task.status === "cancelled") {
+        throw new McpError(
+          ErrorCode.InternalError,
+          `the server cancelled task ${taskId}${task.statusMessage ? ` (${task.statusMessage})` : ""}`,
+        );
+      }
+      await sleep(pollDelay(task.pollInterval), signal);
+      task = await client.experimental.tasks.getTask(taskId, polling);
+    }
+  } catch (error) {
+    if (signal.aborted) await cancelTask(client, taskId);
+    throw error;
+  } finally {
+    (client as unknown as TaskProgressCleanup)._cleanupTaskProgressHandler?.(taskId);
+  }
+}
+
+/** Ask the server to cancel a task; best effort, bounded, never throws. */
+export async function cancelTask(client: Client, taskId: string): Promise<void> {
+  await client.experimental.tasks.cancelTask(taskId, { timeout: CANCEL_TIMEOUT_MS }).catch(() => {});
+}
