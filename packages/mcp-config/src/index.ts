@@ -16,11 +16,20 @@ export {
   type MCPConfig,
   type MCPConfigFormat,
   type MCPConfigVariable,
+  type ParseMCPConfigObjectOptions,
   type ParseMCPConfigOptions,
   parseMCPConfig,
+  parseMCPConfigObject,
   parseMCPServerConfigs,
 } from "./parse-mcp-config.js";
-export { permissionPatternProblem } from "./permission-pattern.js";
+// Permission patterns (tools, prompts, resources)
+export {
+  MAX_RESOURCE_URI_LENGTH,
+  permissionPatternProblem,
+  promptPatternProblem,
+  resourcePatternProblem,
+  resourceUriProblem,
+} from "./permission-pattern.js";
 // Display
 export {
   configVariables,
@@ -46,6 +55,7 @@ export {
   type MCPAgentPermissions,
   type MCPAuthConfig,
   type MCPHttpServerConfig,
+  type MCPPatternLists,
   type MCPPermissionsConfig,
   type MCPServerConfig,
   type MCPStdioServerConfig,

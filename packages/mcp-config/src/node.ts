@@ -5,8 +5,9 @@
 import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { MCPConfigError } from "./errors.js";
-import { DEFAULT_MAX_CONFIG_BYTES } from "./internal/yaml-source.js";
-import { type MCPConfig, parseMCPConfig } from "./parse-mcp-config.js";
+import { parseFast } from "./internal/parse-fast.js";
+import { DEFAULT_MAX_CONFIG_BYTES, readSource } from "./internal/yaml-source.js";
+import type { MCPConfig } from "./parse-mcp-config.js";
 import type { MCPServerConfig } from "./schema.js";
 
 /** Options of `loadMCPConfig`. */
@@ -73,7 +74,13 @@ export async function loadMCPConfig(path: string, options: LoadMCPConfigOptions 
       cause: error,
     });
   }
-  return parseMCPConfig(text, { source: file, configDir: dirname(file), maxBytes });
+  const parseOptions = { source: file, configDir: dirname(file), maxBytes };
+  // A valid file is validated without zod (fast start for CLIs); the schema, and zod with it, is
+  // loaded only when the file needs it — to word the errors of an invalid one, or for oauth entries.
+  const fast = parseFast(readSource(text, file, maxBytes), parseOptions);
+  if (fast) return fast;
+  const { parseMCPConfig } = await import("./parse-mcp-config.js");
+  return parseMCPConfig(text, parseOptions);
 }
 
 /** Load a config file and return its servers; see `loadMCPConfig`. */

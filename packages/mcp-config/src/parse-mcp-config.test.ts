@@ -228,3 +228,69 @@ describe("parseMCPConfig: malformed input", () => {
     expect(() => parseMCPConfig(lines.join("\n"))).toThrow(MCPError);
   });
 });
+
+describe("parseMCPConfig: resource and prompt grants", () => {
+  it("reads resources and prompts (lists or allow/deny) into allow/deny lists; none means none", () => {
+    const { permissions } = parseMCPConfig(fixture("resource-and-prompt-grants.yaml"));
+    expect(permissions).toEqual({
+      documentation: {
+        allow: ["docs.*"],
+        deny: [],
+        resources: { allow: ["docs:file:///srv/docs/*", "memory:memory://*"], deny: [] },
+        prompts: { allow: ["github.review_*"], deny: [] },
+      },
+      reviewer: {
+        allow: ["github.get_*"],
+        deny: [],
+        resources: { allow: ["docs:*"], deny: ["docs:file:///srv/docs/private/*"] },
+        prompts: { allow: ["github.*"], deny: ["github.delete_*"] },
+      },
+      "tools-only": { allow: ["docs.*"], deny: [] },
+    });
+    expect("resources" in (permissions["tools-only"] ?? {})).toBe(false);
+  });
+
+  it("names agent, field, position and the bad pattern for every bad resource or prompt grant", () => {
+    const error = configError("bad-resource-grants.yaml");
+    expect(error.issues.map((i) => [i.path, i.line])).toEqual([
+      ["permissions.everything.resources[0]", 4],
+      ["permissions.any-server.resources[0]", 6],
+      ["permissions.no-colon.resources[0]", 8],
+      ["permissions.no-scheme.resources[0]", 10],
+      ["permissions.dot-dot.resources.allow[0]", 12],
+      ["permissions.bad-prompt.prompts[0]", 14],
+      ["permissions.bad-prompt.prompts[1]", 14],
+      ["permissions.typo.resources.denny", 16],
+      ["permissions.not-a-list.prompts", 18],
+    ]);
+    const messages = error.issues.map((i) => i.message);
+    expect(messages[0]).toBe(
+      '"*:*" would grant resources of every server; name the server: "<server>:<uri-pattern>" (e.g. "docs:file:///srv/docs/*")',
+    );
+    expect(messages[3]).toMatch(/"docs:\/srv\/docs\/\*" must start with a URI scheme/);
+    expect(messages[4]).toMatch(/"docs:file:\/\/\/srv\/docs\/\.\.\/\*" contains a "\.\." segment/);
+    expect(messages[5]).toMatch(/"\*\.\*" would grant every prompt of every server/);
+    expect(messages[7]).toBe('unknown key "denny" (did you mean "deny"?)');
+    expect(messages[8]).toMatch(
+      /expected a list of patterns, or a mapping with allow\/deny lists; got a string/,
+    );
+    expect(error.message).toContain("/cfg/bad-resource-grants.yaml");
+  });
+
+  it("suggests resources and prompts for a misspelt grant key", () => {
+    expect(() =>
+      parseMCPConfig("servers: []\npermissions:\n  a: { allow: [], resource: [docs:*] }\n"),
+    ).toThrow(/unknown key "resource" \(did you mean "resources"\?\)/);
+  });
+});
+
+describe("parseMCPConfig: numbers that are not numbers", () => {
+  it("names NaN and infinity instead of calling them numbers", () => {
+    const text = (value: string) =>
+      `servers:\n  - {name: a, transport: stdio, command: node, tool_timeout: ${value}}\n`;
+    expect(() => parseMCPConfig(text(".nan"))).toThrow(/tool_timeout: expected a number, got NaN/);
+    expect(() => parseMCPConfig(text(".inf"))).toThrow(
+      /tool_timeout: expected a number, got an infinite number/,
+    );
+  });
+});

@@ -1,11 +1,13 @@
 import { MCPConfigError, type MCPConfigIssue } from "./errors.js";
+import { normalizePermissions, toServerConfig } from "./internal/config-output.js";
 import { formatIssues, type KnownKeys, sortIssues } from "./internal/format-issues.js";
 import { type ImportResult, importClientConfig } from "./internal/import-client-config.js";
+import { objectSource } from "./internal/object-source.js";
+import { parseFast } from "./internal/parse-fast.js";
 import { DEFAULT_MAX_CONFIG_BYTES, readSource, type SourceDocument } from "./internal/yaml-source.js";
 import {
   authConfigSchema,
   configFileSchema,
-  type MCPAuthConfig,
   type MCPPermissionsConfig,
   type MCPServerConfig,
   serverEntrySchema,
@@ -86,29 +88,17 @@ const knownKeys: KnownKeys = {
     if (path[0] === "servers" && path[2] === "auth" && path.length === 3) {
       return AUTH_KEYS.get(String(record?.type));
     }
-    if (path[0] === "permissions" && path.length === 2) return ["allow", "deny"];
+    if (path[0] === "permissions" && path.length === 2) return ["allow", "deny", "resources", "prompts"];
+    if (
+      path[0] === "permissions" &&
+      path.length === 3 &&
+      (path[2] === "resources" || path[2] === "prompts")
+    ) {
+      return ["allow", "deny"];
+    }
     return undefined;
   },
 };
-
-function camelKey(key: string): string {
-  return key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-}
-
-function camelize<T extends object>(value: object): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    if (inner !== undefined) out[camelKey(key)] = inner;
-  }
-  return out as T;
-}
-
-function toServerConfig(entry: Record<string, unknown>, configDir: string | undefined): MCPServerConfig {
-  const server = camelize<Record<string, unknown>>(entry);
-  if (server.transport === "http") server.auth = camelize<MCPAuthConfig>(entry.auth as object);
-  if (configDir !== undefined) server.configDir = configDir;
-  return server as unknown as MCPServerConfig;
-}
 
 function duplicateNameIssues(data: unknown, doc: SourceDocument): MCPConfigIssue[] {
   const servers = (data as { servers?: unknown }).servers;
@@ -127,7 +117,7 @@ function duplicateNameIssues(data: unknown, doc: SourceDocument): MCPConfigIssue
     const pos = doc.locate(["servers", index, "name"]);
     issues.push({
       path: `servers[${index}].name`,
-      message: `duplicate server name "${name}" (first used by servers[${first}]${firstPos ? ` at line ${firstPos.line}` : ""}); names must be unique`,
+      message: `duplicate server name "${name}" (first used by servers[${first}]${firstPos && doc.hasPositions !== false ? ` at line ${firstPos.line}` : ""}); names must be unique`,
       line: pos?.line,
       column: pos?.column,
     });
@@ -135,7 +125,7 @@ function duplicateNameIssues(data: unknown, doc: SourceDocument): MCPConfigIssue
   return issues;
 }
 
-function parseNative(doc: SourceDocument, options: ParseMCPConfigOptions): MCPConfig {
+function parseNative(doc: SourceDocument, options: ParseMCPConfigObjectOptions): MCPConfig {
   const { source } = options;
   const data = doc.data;
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
@@ -156,13 +146,9 @@ function parseNative(doc: SourceDocument, options: ParseMCPConfigOptions): MCPCo
       { code: "CONFIG_INVALID", source, issues },
     );
   }
-  const permissions: MCPPermissionsConfig = {};
-  for (const [agent, grant] of Object.entries(result.data.permissions ?? {})) {
-    permissions[agent] = Array.isArray(grant) ? { allow: grant, deny: [] } : grant;
-  }
   return {
     servers: result.data.servers.map((entry) => toServerConfig(entry, options.configDir)),
-    permissions,
+    permissions: normalizePermissions(result.data.permissions ?? {}),
     format: "agentforge",
     source,
     variables: [],
@@ -173,7 +159,7 @@ function parseNative(doc: SourceDocument, options: ParseMCPConfigOptions): MCPCo
 function parseImported(
   doc: SourceDocument,
   imported: ImportResult,
-  options: ParseMCPConfigOptions,
+  options: ParseMCPConfigObjectOptions,
 ): MCPConfig {
   const { source } = options;
   const result = configFileSchema.safeParse({ servers: imported.servers });
@@ -207,7 +193,61 @@ function parseImported(
  * Throws `MCPConfigError` naming source, line, column and field path for every problem found.
  */
 export function parseMCPConfig(text: string, options: ParseMCPConfigOptions = {}): MCPConfig {
-  const doc = readSource(text, options.source, options.maxBytes ?? DEFAULT_MAX_CONFIG_BYTES);
+  return parseSourceDocument(
+    readSource(text, options.source, options.maxBytes ?? DEFAULT_MAX_CONFIG_BYTES),
+    options,
+  );
+}
+
+/** Options of `parseMCPConfigObject`. */
+export interface ParseMCPConfigObjectOptions {
+  /** A label for error messages, e.g. "createMCPToolkit config". */
+  source?: string;
+  /** What `${CONFIG_DIR}` expands to. */
+  configDir?: string;
+}
+
+/**
+ * Validate a config written in code: the object a YAML or JSON file gives once parsed (snake_case keys,
+ * a `servers:` list, an optional `permissions:` section; an `mcpServers` or VS Code `servers` object is
+ * converted as from a file). Same checks, defaults, field paths and messages as `parseMCPConfig` — it
+ * is the same code path — but no text round trip and no line/column (issues carry none). The input must
+ * be plain data (objects, arrays, strings, numbers, booleans, null; keys whose value is `undefined`
+ * count as absent); it is copied, never modified. Throws `MCPConfigError` (`CONFIG_INVALID`).
+ */
+export function parseMCPConfigObject(input: unknown, options: ParseMCPConfigObjectOptions = {}): MCPConfig {
+  const doc = objectSource(input, options.source);
+  let config: MCPConfig;
+  try {
+    config = parseSourceDocument(doc, options);
+  } catch (error) {
+    if (!MCPConfigError.isInstance(error) || error.issues.length === 0) throw error;
+    // The order the issues came in is the object's; lines and columns would point nowhere.
+    throw new MCPConfigError(summaryOf(error), {
+      code: error.code,
+      source: error.source,
+      issues: error.issues.map(withoutPosition),
+      ...(error.serverName === undefined ? {} : { serverName: error.serverName }),
+    });
+  }
+  return { ...config, warnings: config.warnings.map(withoutPosition) };
+}
+
+// The summary line an MCPConfigError was built with (its message minus " in <source>" and the issues).
+function summaryOf(error: MCPConfigError): string {
+  let summary = error.message.split("\n")[0] ?? error.message;
+  if (error.issues.length > 0 && summary.endsWith(":")) summary = summary.slice(0, -1);
+  const where = ` in ${error.source}`;
+  return error.source && summary.endsWith(where) ? summary.slice(0, -where.length) : summary;
+}
+
+function withoutPosition({ path, message }: MCPConfigIssue): MCPConfigIssue {
+  return { path, message };
+}
+
+function parseSourceDocument(doc: SourceDocument, options: ParseMCPConfigObjectOptions): MCPConfig {
+  const fast = parseFast(doc, options);
+  if (fast) return fast;
   const imported = importClientConfig(doc, options.source);
   return imported ? parseImported(doc, imported, options) : parseNative(doc, options);
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { permissionPatternProblem } from "./permission-pattern.js";
+import {
+  permissionPatternProblem,
+  promptPatternProblem,
+  resourcePatternProblem,
+  resourceUriProblem,
+} from "./permission-pattern.js";
 
 describe("permissionPatternProblem", () => {
   it.each([
@@ -28,5 +33,100 @@ describe("permissionPatternProblem", () => {
     ["filesystem.read file", /may only contain/],
   ])("refuses %j", (pattern, message) => {
     expect(permissionPatternProblem(pattern)).toMatch(message);
+  });
+});
+
+describe("promptPatternProblem", () => {
+  it.each(["github.review_code", "github.*", "github.review_*", "local-tools.summarize"])(
+    "accepts %s",
+    (p) => {
+      expect(promptPatternProblem(p)).toBeUndefined();
+    },
+  );
+
+  it.each([
+    ["*", /would grant every prompt of every server/],
+    ["*.*", /would grant every prompt of every server/],
+    ["*.review", /only allowed in the prompt part/],
+    ["github", /expected "<server>.<prompt>"/],
+    ["github.", /prompt part of "github." is empty/],
+    ["GitHub.review", /not a server name/],
+    ["github.review code", /may only contain/],
+  ])("refuses %j", (pattern, message) => {
+    expect(promptPatternProblem(pattern)).toMatch(message);
+  });
+});
+
+describe("resourcePatternProblem", () => {
+  it.each([
+    "docs:file:///srv/docs/*",
+    "memory:memory://*",
+    "docs:*",
+    "docs:*.md",
+    "docs:file:///srv/docs/readme.md",
+    "db:postgres://host/db/table/*",
+    "docs:file:///srv/My%20Docs/*",
+  ])("accepts %s", (pattern) => {
+    expect(resourcePatternProblem(pattern)).toBeUndefined();
+  });
+
+  it.each([
+    ["*", /would grant resources of every server/],
+    ["*:*", /would grant resources of every server/],
+    ["*:file:///srv/*", /would grant resources of every server/],
+    ["do*:file:///srv/*", /would grant resources of every server/],
+    ["docs", /expected "<server>:<uri-pattern>"/],
+    ["docs:", /URI part of "docs:" is empty; use "docs:\*"/],
+    ["Docs:file:///x", /"Docs" in "Docs:file:\/\/\/x" is not a server name/],
+    ["docs:/srv/docs/*", /must start with a URI scheme/],
+    ["docs:file:///srv/docs/../*", /contains a "\.\." segment/],
+    ["docs:file:///srv/docs/%2e%2e/*", /percent-encoded/],
+    ["docs:file:///srv/docs/%252e/*", /percent-encoded/],
+    ["docs:file:///srv/my docs/*", /contains whitespace/],
+    ["docs:file:///srv/\u0000/*", /control character/],
+    [`docs:file:///${"a".repeat(9000)}`, /over the limit of 8192/],
+  ])("refuses %j", (pattern, message) => {
+    expect(resourcePatternProblem(pattern)).toMatch(message);
+  });
+
+  it("quotes a hostile pattern JSON-escaped and cut short, never raw", () => {
+    const problem = resourcePatternProblem(`docs:file:///x\u001b[31m${"y".repeat(500)}`) ?? "";
+    expect(problem).toContain("\\u001b");
+    expect(problem).not.toContain("\u001b");
+    expect(problem.length).toBeLessThan(400);
+  });
+});
+
+describe("resourceUriProblem (the URIs an agent asks for)", () => {
+  it.each(["file:///srv/docs/a.md", "memory://notes/1", "file:///srv/My%20Docs/a.md", "urn:isbn:123"])(
+    "accepts %s",
+    (uri) => {
+      expect(resourceUriProblem(uri)).toBeUndefined();
+    },
+  );
+
+  it.each([
+    ["", /is empty/],
+    ["/srv/docs/a.md", /no URI scheme/],
+    ["*", /no URI scheme/],
+    ["file:///srv/docs/../etc/passwd", /"\.\." segment/],
+    ["file:///srv/docs/..", /"\.\." segment/],
+    ["file:///srv/docs/..\\..\\etc", /"\.\." segment/],
+    ["memory://..", /"\.\." segment/],
+    ["file:///srv/docs/%2E%2E/etc/passwd", /percent-encoded/],
+    ["file:///srv/docs/%2fetc", /percent-encoded/],
+    ["file:///srv/docs/%5C..", /percent-encoded/],
+    ["file:///srv/docs/%00", /percent-encoded/],
+    ["file:///srv/docs/a\nb", /control character/],
+    ["file:///srv/docs/a\u0085b", /control character/],
+    ["file:///srv/docs/a b", /whitespace/],
+    [`file:///${"a".repeat(8200)}`, /over the limit/],
+  ])("refuses %j", (uri, message) => {
+    expect(resourceUriProblem(uri)).toMatch(message);
+  });
+
+  it("keeps dots that are not a whole segment", () => {
+    expect(resourceUriProblem("file:///srv/docs/a..b/c...d")).toBeUndefined();
+    expect(resourceUriProblem("file:///srv/docs/./a")).toBeUndefined();
   });
 });

@@ -4,21 +4,25 @@
  * cross-field rules that need the whole file (duplicate names).
  */
 import { z } from "zod";
-import { SERVER_NAME_PATTERN_SOURCE } from "./internal/names.js";
+import {
+  AGENT_NAME_PATTERN,
+  ENV_VAR_NAME_PATTERN,
+  HEADER_NAME_PATTERN,
+  MAX_SERVER_NAME_LENGTH,
+  SERVER_NAME_PATTERN,
+} from "./internal/names.js";
 import { placeholderProblem } from "./internal/placeholders.js";
-import { permissionPatternProblem } from "./permission-pattern.js";
+import {
+  permissionPatternProblem,
+  promptPatternProblem,
+  resourcePatternProblem,
+} from "./permission-pattern.js";
 
-/** Server names: lowercase letters, digits, `-` and `_`, starting with a letter or digit. */
-export const SERVER_NAME_PATTERN = new RegExp(SERVER_NAME_PATTERN_SOURCE);
-/** Agent names used as keys of `permissions:`. */
-export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
-/** Environment variable NAMES (never values) referenced by `env`, `headers` and `auth`. */
-export const ENV_VAR_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export { AGENT_NAME_PATTERN, ENV_VAR_NAME_PATTERN, SERVER_NAME_PATTERN };
 
 const serverName = z
   .string()
-  .max(64, { error: "a server name is at most 64 characters" })
+  .max(MAX_SERVER_NAME_LENGTH, { error: "a server name is at most 64 characters" })
   .regex(SERVER_NAME_PATTERN, {
     error:
       "expected a server name of lowercase letters, digits, '-' and '_', starting with a letter or digit (no dots, spaces or capitals)",
@@ -226,20 +230,42 @@ const httpServer = z.strictObject({
 /** One entry of `servers:`, as written in the file (snake_case). */
 export const serverEntrySchema = z.discriminatedUnion("transport", [stdioServer, httpServer]);
 
-const permissionPattern = z.string().superRefine((value, ctx) => {
-  const problem = permissionPatternProblem(value);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
+function patternSchema(problemOf: (pattern: string) => string | undefined) {
+  return z.string().superRefine((value, ctx) => {
+    const problem = problemOf(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+}
+
+const permissionPattern = patternSchema(permissionPatternProblem);
+
+/** A list of patterns, or `{ allow, deny }` lists (for `resources:` and `prompts:`). */
+function patternLists(pattern: z.ZodType<string>) {
+  return z.union([
+    z.array(pattern),
+    z.strictObject({
+      allow: z.array(pattern).default([]),
+      deny: z.array(pattern).default([]),
+    }),
+  ]);
+}
 
 const agentPermissions = z.union([
   z.array(permissionPattern),
   z.strictObject({
     allow: z.array(permissionPattern).default([]),
     deny: z.array(permissionPattern).default([]),
+    /** Resource patterns `<server>:<uri-pattern>`; without them the agent reads no resource. */
+    resources: patternLists(patternSchema(resourcePatternProblem)).optional(),
+    /** Prompt patterns `<server>.<prompt>`; without them the agent gets no prompt. */
+    prompts: patternLists(patternSchema(promptPatternProblem)).optional(),
   }),
 ]);
 
-/** `permissions:`: agent name -> allowed patterns, or `{ allow, deny }`. */
+/**
+ * `permissions:`: agent name -> allowed tool patterns, or `{ allow, deny, resources?, prompts? }`
+ * (`resources` and `prompts` each a list of patterns or `{ allow, deny }`).
+ */
 export const permissionsSchema = z.record(
   z.string().regex(AGENT_NAME_PATTERN, {
     error: "expected an agent name of letters, digits, '-' and '_'",
@@ -299,10 +325,22 @@ export type MCPServerConfig = MCPStdioServerConfig | MCPHttpServerConfig;
 /** The transports a server can use. */
 export type MCPTransportType = MCPServerConfig["transport"];
 
-/** One agent's grants: patterns it may call, and patterns denied even when allowed. */
-export interface MCPAgentPermissions {
+/** Allowed patterns, and patterns denied even when allowed (deny overrides allow). */
+export interface MCPPatternLists {
   allow: string[];
   deny: string[];
+}
+
+/**
+ * One agent's grants: tool patterns it may call (`allow`), tool patterns denied even when allowed
+ * (`deny`), and, when given, its resource and prompt patterns. No `resources` (or `prompts`) means no
+ * resource (or prompt) at all: deny by default.
+ */
+export interface MCPAgentPermissions extends MCPPatternLists {
+  /** Resource patterns `<server>:<uri-pattern>` (`docs:file:///srv/docs/*`). */
+  resources?: MCPPatternLists;
+  /** Prompt patterns `<server>.<prompt>` (`github.review_*`). */
+  prompts?: MCPPatternLists;
 }
 /** Agent name -> its grants, from the `permissions:` section. */
 export type MCPPermissionsConfig = Record<string, MCPAgentPermissions>;

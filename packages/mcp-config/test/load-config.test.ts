@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MCPConfigError, resolvePlaceholders } from "../src/index.js";
+import { MCPConfigError, parseMCPConfig, resolvePlaceholders } from "../src/index.js";
 import { loadMCPConfig, loadMCPServerConfigs } from "../src/node.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-config-"));
@@ -75,4 +75,40 @@ describe("loadMCPConfig", () => {
     writeFileSync(file, "servers: []\n", { mode: 0o000 });
     expect((await loadError(file)).code).toBe("CONFIG_UNREADABLE");
   });
+});
+
+describe("loadMCPConfig: the fast path and the schema path agree", () => {
+  const fixtures = new URL("../src/__fixtures__/", import.meta.url);
+  const copy = (name: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, readFileSync(new URL(name, fixtures)));
+    return file;
+  };
+
+  it.each(["valid-roster.yaml", "native.json", "resource-and-prompt-grants.yaml", "vscode-mcp.json"])(
+    "%s: the same config as parseMCPConfig (oauth entries go through the schema)",
+    async (name) => {
+      const file = copy(name);
+      expect(await loadMCPConfig(file)).toEqual(
+        parseMCPConfig(readFileSync(file, "utf8"), { source: file, configDir: dir }),
+      );
+    },
+  );
+
+  it.each(["wrong-types.yaml", "duplicate-names.yaml", "bad-resource-grants.yaml", "oauth-incomplete.yaml"])(
+    "%s: the same error as parseMCPConfig (the schema is loaded for it)",
+    async (name) => {
+      const file = copy(name);
+      const loaded = await loadError(file);
+      let parsed: unknown;
+      try {
+        parseMCPConfig(readFileSync(file, "utf8"), { source: file, configDir: dir });
+      } catch (error) {
+        parsed = error;
+      }
+      if (!MCPConfigError.isInstance(parsed)) throw new Error("expected an MCPConfigError");
+      expect(loaded.message).toBe(parsed.message);
+      expect(loaded.issues).toEqual(parsed.issues);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as core from "../src/core.js";
 import * as api from "../src/index.js";
 import * as node from "../src/node.js";
 
@@ -8,6 +9,7 @@ describe("public API", () => {
       [
         "AGENT_NAME_PATTERN",
         "ENV_VAR_NAME_PATTERN",
+        "MAX_RESOURCE_URI_LENGTH",
         "MCPConfigError",
         "MCPError",
         "MCP_CONFIG_SCHEMA_ID",
@@ -22,13 +24,17 @@ describe("public API", () => {
         "createSecretRedactor",
         "mcpConfigJsonSchema",
         "parseMCPConfig",
+        "parseMCPConfigObject",
         "parseMCPServerConfigs",
         "permissionPatternProblem",
         "permissionsSchema",
+        "promptPatternProblem",
         "redactedConfig",
         "resolvePlaceholders",
         "resolvedAuthHeaders",
         "resolvedEnv",
+        "resourcePatternProblem",
+        "resourceUriProblem",
         "secretForms",
         "serverEntrySchema",
         "stringifyMCPConfig",
@@ -40,6 +46,35 @@ describe("public API", () => {
         "loadMCPServerConfigs",
       ]
     `);
+  });
+
+  it("/core is the root entry minus what needs zod, with the same values", () => {
+    expect(Object.keys(core).sort()).toMatchInlineSnapshot(`
+      [
+        "AGENT_NAME_PATTERN",
+        "ENV_VAR_NAME_PATTERN",
+        "MAX_RESOURCE_URI_LENGTH",
+        "MCPConfigError",
+        "MCPError",
+        "MIN_SECRET_LENGTH",
+        "REDACTED_MARKER",
+        "SERVER_NAME_PATTERN",
+        "SecretRedactor",
+        "configVariables",
+        "createSecretRedactor",
+        "permissionPatternProblem",
+        "promptPatternProblem",
+        "redactedConfig",
+        "resolvePlaceholders",
+        "resolvedAuthHeaders",
+        "resolvedEnv",
+        "resourcePatternProblem",
+        "resourceUriProblem",
+        "secretForms",
+      ]
+    `);
+    const root = api as Record<string, unknown>;
+    for (const [name, value] of Object.entries(core)) expect(root[name], name).toBe(value);
   });
 
   it("every exported error has a code and isInstance", () => {

@@ -10,6 +10,7 @@ export {
 // Policy
 export {
   type MCPAgentGrant,
+  type MCPPatternGrant,
   type MCPPermissionBasis,
   type MCPPermissionDecision,
   type MCPPermissionGrants,

@@ -2,16 +2,35 @@ import {
   AGENT_NAME_PATTERN,
   MCPConfigError,
   type MCPConfigIssue,
+  type MCPPatternLists,
   type MCPPermissionsConfig,
   permissionPatternProblem,
+  promptPatternProblem,
+  resourcePatternProblem,
+  resourceUriProblem,
+  SERVER_NAME_PATTERN,
 } from "@agentforge/mcp-config";
 import type { MCPToolRegistry } from "./mcp-tool-registry.js";
 import { type MCPToolDescriptor, parseToolIdentity } from "./tool-identity.js";
 
-/** One agent's grants: a list of allowed patterns, or allowed and denied patterns. */
-export type MCPAgentGrant =
+/** Patterns of one kind: a list of allowed patterns, or allowed and denied ones (deny overrides allow). */
+export type MCPPatternGrant =
   | readonly string[]
   | { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+
+/**
+ * One agent's grants: a list of allowed tool patterns, or `{ allow, deny }` tool patterns plus, when
+ * the agent may read resources or get prompts, `resources` (`<server>:<uri-pattern>`) and `prompts`
+ * (`<server>.<prompt>`). Without `resources` (or `prompts`) the agent gets none: deny by default.
+ */
+export type MCPAgentGrant =
+  | readonly string[]
+  | {
+      readonly allow?: readonly string[];
+      readonly deny?: readonly string[];
+      readonly resources?: MCPPatternGrant;
+      readonly prompts?: MCPPatternGrant;
+    };
 
 /** Agent name -> grant, e.g. `{ documentation: ["filesystem.*", "local-tools.echo"] }`. */
 export type MCPPermissionGrants = Readonly<Record<string, MCPAgentGrant>>;
@@ -26,7 +45,10 @@ export type MCPPermissionBasis =
   | "no-grants"
   /** The agent has grants, but none matches the identity. */
   | "no-match"
-  /** The identity is not a well-formed `<server>.<tool>`. */
+  /**
+   * The identity is not a well-formed `<server>.<tool>` (or, for `decidePrompt`, server and prompt
+   * name; for `decideResource`, server name and a URI that is refused as it stands).
+   */
   | "invalid-identity"
   /** The tool's definition changed since it was approved (`pinToolDefinitions`). */
   | "definition-changed";
@@ -63,6 +85,95 @@ interface AgentRules {
   deny: Map<string, Rules>;
   allowPatterns: string[];
   denyPatterns: string[];
+  /** Undefined when the grant has no `resources` (no resource at all). */
+  resources?: KindRules<ResourceRules>;
+  /** Undefined when the grant has no `prompts` (no prompt at all). */
+  prompts?: KindRules<Rules>;
+}
+
+interface KindRules<R> {
+  allow: Map<string, R>;
+  deny: Map<string, R>;
+  allowPatterns: string[];
+  denyPatterns: string[];
+}
+
+interface ResourceRules {
+  all?: string;
+  exact: Map<string, string>;
+  globs: { glob: string; pattern: string }[];
+}
+
+/** Prompt names as the policy accepts them: the tool-name characters, so look-alikes never pass. */
+const PROMPT_NAME = /^[A-Za-z0-9_.\-/]{1,128}$/;
+
+// A URI shown in a reason: JSON-quoted with every control character escaped, and cut short (the URI
+// came from a model or a server; the reason goes to logs and back to the model).
+function shown(text: string): string {
+  return JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * `*` matches any run of characters (also none), everything else itself; on the raw strings, case
+ * sensitive. Iterative with one backtrack point, so time is at most pattern length × text length.
+ */
+function globMatch(glob: string, text: string): boolean {
+  let g = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (g < glob.length && glob[g] === "*") {
+      star = g++;
+      mark = t;
+    } else if (g < glob.length && glob[g] === text[t]) {
+      g++;
+      t++;
+    } else if (star !== -1) {
+      g = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (g < glob.length && glob[g] === "*") g++;
+  return g === glob.length;
+}
+
+/** Resource patterns `<server>:<uri-pattern>` by server. */
+function compileResources(patterns: readonly string[]): Map<string, ResourceRules> {
+  const byServer = new Map<string, ResourceRules>();
+  for (const pattern of patterns) {
+    const colon = pattern.indexOf(":");
+    const server = pattern.slice(0, colon);
+    const uri = pattern.slice(colon + 1);
+    let rules = byServer.get(server);
+    if (!rules) {
+      rules = { exact: new Map(), globs: [] };
+      byServer.set(server, rules);
+    }
+    if (uri === "*") rules.all ??= pattern;
+    else if (uri.includes("*")) rules.globs.push({ glob: uri, pattern });
+    else if (!rules.exact.has(uri)) rules.exact.set(uri, pattern);
+  }
+  return byServer;
+}
+
+function matchResource(
+  rules: Map<string, ResourceRules>,
+  serverName: string,
+  uri: string,
+): string | undefined {
+  const server = rules.get(serverName);
+  if (!server) return undefined;
+  if (server.all) return server.all;
+  const exact = server.exact.get(uri);
+  if (exact) return exact;
+  for (const glob of server.globs) if (globMatch(glob.glob, uri)) return glob.pattern;
+  return undefined;
 }
 
 function globToRegExp(glob: string): RegExp {
@@ -130,29 +241,71 @@ export class MCPPermissionPolicy {
         issues.push({ path: agent, message: "expected an agent name of letters, digits, '-' and '_'" });
         continue;
       }
-      const { allow, deny } = Array.isArray(grant)
-        ? { allow: grant as readonly string[], deny: [] as readonly string[] }
-        : (grant as { allow?: readonly string[]; deny?: readonly string[] });
-      const check = (list: unknown, field: string): string[] => {
+      const objectGrant = Array.isArray(grant)
+        ? undefined
+        : (grant as Exclude<MCPAgentGrant, readonly string[]>);
+      const { allow, deny } = objectGrant ?? {
+        allow: grant as readonly string[],
+        deny: [] as readonly string[],
+      };
+      const check = (list: unknown, field: string, problemOf: (pattern: string) => string | undefined) => {
         if (list === undefined) return [];
         if (!Array.isArray(list)) {
           issues.push({ path: `${agent}${field}`, message: "expected a list of patterns" });
           return [];
         }
         return list.filter((pattern: unknown, i) => {
-          const problem =
-            typeof pattern === "string" ? permissionPatternProblem(pattern) : "expected a string";
+          const problem = typeof pattern === "string" ? problemOf(pattern) : "expected a string";
           if (problem) issues.push({ path: `${agent}${field}[${i}]`, message: problem });
           return !problem;
-        });
+        }) as string[];
       };
-      const allowList = check(allow, Array.isArray(grant) ? "" : ".allow");
-      const denyList = check(deny, ".deny");
+      // `resources` / `prompts`: a list of allowed patterns, or { allow, deny }.
+      const kind = (
+        value: unknown,
+        field: string,
+        problemOf: (pattern: string) => string | undefined,
+      ): MCPPatternLists | undefined => {
+        if (value === undefined) return undefined;
+        if (Array.isArray(value)) return { allow: check(value, field, problemOf), deny: [] };
+        if (typeof value !== "object" || value === null) {
+          issues.push({
+            path: `${agent}${field}`,
+            message: "expected a list of patterns, or { allow, deny } lists of patterns",
+          });
+          return undefined;
+        }
+        const lists = value as { allow?: unknown; deny?: unknown };
+        return {
+          allow: check(lists.allow, `${field}.allow`, problemOf),
+          deny: check(lists.deny, `${field}.deny`, problemOf),
+        };
+      };
+      const allowList = check(allow, objectGrant ? ".allow" : "", permissionPatternProblem);
+      const denyList = check(deny, ".deny", permissionPatternProblem);
+      const resources = kind(objectGrant?.resources, ".resources", resourcePatternProblem);
+      const prompts = kind(objectGrant?.prompts, ".prompts", promptPatternProblem);
       this.#agents.set(agent, {
         allow: compile(allowList),
         deny: compile(denyList),
         allowPatterns: allowList,
         denyPatterns: denyList,
+        ...(resources && {
+          resources: {
+            allow: compileResources(resources.allow),
+            deny: compileResources(resources.deny),
+            allowPatterns: resources.allow,
+            denyPatterns: resources.deny,
+          },
+        }),
+        ...(prompts && {
+          prompts: {
+            allow: compile(prompts.allow),
+            deny: compile(prompts.deny),
+            allowPatterns: prompts.allow,
+            denyPatterns: prompts.deny,
+          },
+        }),
       });
     }
     if (issues.length > 0) {
@@ -227,6 +380,123 @@ export class MCPPermissionPolicy {
     };
   }
 
+  /**
+   * Decide whether `agent` may read the resource `uri` of server `serverName` (`resources/read`, and
+   * subscriptions). Deny by default: an agent whose grant has no `resources` gets none, whatever its
+   * tool grants. Patterns are `<server>:<uri-pattern>`; `*` matches any run of characters.
+   *
+   * The decision is made on the RAW string: no percent-decoding, no case folding, no path resolution.
+   * A URI whose meaning could change when the server decodes or resolves it — a `..` segment, a
+   * percent-encoded `.`, `/`, `\`, `%` or control character, a control character or whitespace, no
+   * scheme, or more than 8192 characters — is denied (`invalid-identity`) instead of being interpreted.
+   * Computed afresh on every call, never cached.
+   */
+  decideResource(agent: string, serverName: string, uri: string): MCPPermissionDecision {
+    if (typeof serverName !== "string" || !SERVER_NAME_PATTERN.test(serverName)) {
+      return {
+        allowed: false,
+        basis: "invalid-identity",
+        reason: `${shown(String(serverName))} is not a server name`,
+      };
+    }
+    if (typeof uri !== "string") {
+      return { allowed: false, basis: "invalid-identity", reason: "the resource URI is not a string" };
+    }
+    const problem = resourceUriProblem(uri);
+    if (problem) {
+      return {
+        allowed: false,
+        basis: "invalid-identity",
+        reason: `the resource URI ${shown(uri)} of server "${serverName}" is refused: it ${problem} (URIs are decided as sent, never decoded or normalized)`,
+      };
+    }
+    const rules = typeof agent === "string" ? this.#agents.get(agent)?.resources : undefined;
+    if (!rules || rules.allowPatterns.length === 0) {
+      return {
+        allowed: false,
+        basis: "no-grants",
+        reason: `agent "${String(agent)}" has no resource grants (deny by default)`,
+      };
+    }
+    const denied = matchResource(rules.deny, serverName, uri);
+    if (denied) {
+      return {
+        allowed: false,
+        basis: "deny",
+        reason: `denied by pattern ${shown(denied)}`,
+        matchedPattern: denied,
+      };
+    }
+    const allowed = matchResource(rules.allow, serverName, uri);
+    if (!allowed) {
+      return {
+        allowed: false,
+        basis: "no-match",
+        reason: `no resource pattern granted to agent "${agent}" matches ${shown(`${serverName}:${uri}`)}`,
+      };
+    }
+    return {
+      allowed: true,
+      basis: "allow",
+      reason: `allowed by pattern ${shown(allowed)}`,
+      matchedPattern: allowed,
+    };
+  }
+
+  /**
+   * Decide whether `agent` may get the prompt `promptName` of server `serverName` (`prompts/get`).
+   * Deny by default: an agent whose grant has no `prompts` gets none, whatever its tool grants.
+   * Patterns as for tools: `github.review_code`, `github.*`, `github.review_*`. A prompt name outside
+   * the tool-name characters (`[A-Za-z0-9_.-/]`, 1 to 128) is denied (`invalid-identity`).
+   * Computed afresh on every call, never cached.
+   */
+  decidePrompt(agent: string, serverName: string, promptName: string): MCPPermissionDecision {
+    if (
+      typeof serverName !== "string" ||
+      typeof promptName !== "string" ||
+      !SERVER_NAME_PATTERN.test(serverName) ||
+      !PROMPT_NAME.test(promptName)
+    ) {
+      return {
+        allowed: false,
+        basis: "invalid-identity",
+        reason: `${shown(`${String(serverName)}.${String(promptName)}`)} is not a prompt of the form <server>.<prompt>`,
+      };
+    }
+    const identity = `${serverName}.${promptName}`;
+    const rules = typeof agent === "string" ? this.#agents.get(agent)?.prompts : undefined;
+    if (!rules || rules.allowPatterns.length === 0) {
+      return {
+        allowed: false,
+        basis: "no-grants",
+        reason: `agent "${String(agent)}" has no prompt grants (deny by default)`,
+      };
+    }
+    const denied = match(rules.deny, serverName, promptName);
+    if (denied) {
+      return {
+        allowed: false,
+        basis: "deny",
+        reason: `denied by pattern "${denied}"`,
+        matchedPattern: denied,
+      };
+    }
+    const allowed = match(rules.allow, serverName, promptName);
+    if (!allowed) {
+      return {
+        allowed: false,
+        basis: "no-match",
+        reason: `no prompt pattern granted to agent "${agent}" matches "${identity}"`,
+      };
+    }
+    return {
+      allowed: true,
+      basis: "allow",
+      reason: `allowed by pattern "${allowed}"`,
+      matchedPattern: allowed,
+    };
+  }
+
   /** `decide(agent, identity).allowed`. */
   isAuthorized(agent: string, identity: string): boolean {
     return this.decide(agent, identity).allowed;
@@ -244,11 +514,20 @@ export class MCPPermissionPolicy {
     return [...this.#agents.keys()];
   }
 
-  /** The grants as plain data (allow and deny lists per agent). */
+  /** The grants as plain data (tool allow and deny lists per agent, and its resource and prompt lists if any). */
   toJSON(): MCPPermissionsConfig {
     const out: MCPPermissionsConfig = {};
-    for (const [agent, rules] of this.#agents)
-      out[agent] = { allow: [...rules.allowPatterns], deny: [...rules.denyPatterns] };
+    const lists = (rules: { allowPatterns: string[]; denyPatterns: string[] }): MCPPatternLists => ({
+      allow: [...rules.allowPatterns],
+      deny: [...rules.denyPatterns],
+    });
+    for (const [agent, rules] of this.#agents) {
+      out[agent] = {
+        ...lists(rules),
+        ...(rules.resources && { resources: lists(rules.resources) }),
+        ...(rules.prompts && { prompts: lists(rules.prompts) }),
+      };
+    }
     return out;
   }
 }

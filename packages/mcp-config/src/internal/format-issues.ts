@@ -33,7 +33,11 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string") return "a string";
-  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) return "NaN";
+    if (!Number.isFinite(value)) return "an infinite number";
+    return Number.isInteger(value) ? "an integer" : "a number";
+  }
   return `a ${typeof value}`;
 }
 

@@ -4,7 +4,7 @@
 import type { MCPConfigIssue } from "../errors.js";
 import { MCPConfigError } from "../errors.js";
 import type { MCPConfigFormat, MCPConfigVariable } from "../parse-mcp-config.js";
-import { ENV_VAR_NAME_PATTERN } from "../schema.js";
+import { ENV_VAR_NAME_PATTERN } from "./names.js";
 import { formatPath, type SourceDocument } from "./yaml-source.js";
 
 export interface ImportResult {

@@ -6,6 +6,11 @@ import { MCPConfigError } from "../errors.js";
 export interface SourceDocument {
   data: unknown;
   locate(path: readonly PropertyKey[], options?: { key?: boolean }): Position | undefined;
+  /**
+   * False for a config object written in code: `locate` then gives only an order (the order of the
+   * object's keys, as a file would list them), never a position to show.
+   */
+  hasPositions?: boolean;
 }
 
 export interface Position {

@@ -5,7 +5,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MCPConfigError, parseMCPConfig, resolvedAuthHeaders } from "@agentforge/mcp-config";
-import { loadMCPServerConfigs } from "@agentforge/mcp-config/node";
+import * as core from "@agentforge/mcp-config/core";
+import { loadMCPConfig, loadMCPServerConfigs } from "@agentforge/mcp-config/node";
 
 const config = parseMCPConfig(
   "servers:\n  - {name: gh, enabled: true, transport: http, url: 'https://example.invalid/mcp', auth: {type: bearer, credential_env_var: GH}}\n",
@@ -20,6 +21,15 @@ const dir = mkdtempSync(join(tmpdir(), "consumer-"));
 writeFileSync(join(dir, "mcp.yaml"), "servers:\n  - {name: local, transport: stdio, command: node}\n");
 const servers = await loadMCPServerConfigs(join(dir, "mcp.yaml"));
 assert.equal(servers[0].configDir, dir);
+
+// The zod-free entry shares the root's classes; an invalid file through /node loads the schema lazily.
+assert.equal(core.MCPConfigError, MCPConfigError);
+assert.deepEqual(core.configVariables(servers[0]), []);
+writeFileSync(join(dir, "bad.yaml"), "servers:\n  - {name: local, transport: stdio}\n");
+await assert.rejects(
+  loadMCPConfig(join(dir, "bad.yaml")),
+  (e) => core.MCPConfigError.isInstance(e) && e.path === "servers[0].command",
+);
 
 const schema = createRequire(import.meta.url)("@agentforge/mcp-config/schema.json");
 assert.equal(schema.title, "AgentForge MCP server roster");
