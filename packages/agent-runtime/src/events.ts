@@ -6,6 +6,15 @@ export const MCP_TOOL_CALL_STARTED = "MCP_TOOL_CALL_STARTED";
 export const MCP_TOOL_CALL_COMPLETED = "MCP_TOOL_CALL_COMPLETED";
 /** A call was denied, timed out, was cancelled, returned an error result, or failed. */
 export const MCP_TOOL_CALL_FAILED = "MCP_TOOL_CALL_FAILED";
+/**
+ * A call in flight reported progress (the server's `notifications/progress`, coalesced: only increasing
+ * values, at most one per `MCP_PROGRESS_INTERVAL_MS`). Numbers only, never the server's message text.
+ */
+export const MCP_TOOL_CALL_PROGRESS = "MCP_TOOL_CALL_PROGRESS";
+/** A resource was read through the executor (or the read was denied or failed): one event per read. */
+export const MCP_RESOURCE_READ = "MCP_RESOURCE_READ";
+/** A prompt was got through the executor (or the request was denied or failed): one event per request. */
+export const MCP_PROMPT_GET = "MCP_PROMPT_GET";
 /** A registered tool came back from its server with a different definition. */
 export const MCP_TOOL_DEFINITION_CHANGED = "MCP_TOOL_DEFINITION_CHANGED";
 
@@ -40,6 +49,45 @@ export interface MCPToolCallEvent {
   message?: string;
 }
 
+/** Progress of a call in flight: who calls what, and numbers — never the server's progress message. */
+export interface MCPToolProgressEvent {
+  /** The identity called, `<server>.<tool>`. */
+  tool: string;
+  server: string;
+  agent: string;
+  /** The call's id, as on its STARTED and COMPLETED/FAILED events. */
+  callId: string;
+  /** ISO 8601 time of the event. */
+  timestamp: string;
+  /** Progress so far: a finite number, larger than the last one reported for this call. */
+  progress: number;
+  /** The total, when the server gave a finite positive one. */
+  total?: number;
+}
+
+/**
+ * One resource read or prompt request, as reported to listeners (`MCP_RESOURCE_READ`, `MCP_PROMPT_GET`):
+ * an audit record — never the content, the prompt arguments, nor a URI's query or fragment.
+ */
+export interface MCPAccessEvent {
+  server: string;
+  agent: string;
+  /** Unique per request. */
+  callId: string;
+  /** ISO 8601 time of the event. */
+  timestamp: string;
+  /** `MCP_RESOURCE_READ`: the URI read, without its query (`?...`) and fragment (`#...`). */
+  uri?: string;
+  /** `MCP_PROMPT_GET`: the prompt's name. */
+  prompt?: string;
+  outcome: MCPToolCallOutcome;
+  durationMs: number;
+  /** The error code when `outcome` is not `ok` (e.g. TOOL_DENIED, TOOL_TIMEOUT, CAPABILITY_NOT_SUPPORTED). */
+  errorCode?: string;
+  /** A one-line description of the failure; never content. */
+  message?: string;
+}
+
 /** A definition change of a registered tool (see `MCPToolRegistry.onDefinitionChanged`). */
 export interface MCPToolDefinitionChangedEvent {
   tool: string;
@@ -66,6 +114,9 @@ export interface MCPRuntimeEvents {
   MCP_TOOL_CALL_STARTED: [MCPToolCallEvent];
   MCP_TOOL_CALL_COMPLETED: [MCPToolCallEvent];
   MCP_TOOL_CALL_FAILED: [MCPToolCallEvent];
+  MCP_TOOL_CALL_PROGRESS: [MCPToolProgressEvent];
+  MCP_RESOURCE_READ: [MCPAccessEvent];
+  MCP_PROMPT_GET: [MCPAccessEvent];
   MCP_TOOL_DEFINITION_CHANGED: [MCPToolDefinitionChangedEvent];
   MCP_SERVER_TOOLS_REJECTED: [MCPServerToolsEvent];
   MCP_SERVER_TOOLS_ACCEPTED: [MCPServerToolsEvent];

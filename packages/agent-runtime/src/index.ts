@@ -15,14 +15,19 @@ export type {
 } from "./mcp-toolkit.js";
 
 // ─── Defaults ───────────────────────────────────────────────────────────────────────────────────────
-export { MAX_MCP_RESULT_CHARS, MAX_MCP_TOOL_ROUNDS } from "./limits.js";
+export { MAX_MCP_RESULT_CHARS, MAX_MCP_TOOL_ROUNDS, MCP_PROGRESS_INTERVAL_MS } from "./limits.js";
 
 // ─── The executor: every tool call, policy-checked and bounded ──────────────────────────────────────
 export {
+  type MCPAccessOptions,
   type MCPExecuteOptions,
+  type MCPPromptGetResult,
+  type MCPResourceClient,
+  type MCPResourceReadResult,
   type MCPToolCallClient,
   MCPToolExecutor,
   type MCPToolExecutorOptions,
+  type MCPToolProgress,
   type MCPToolResult,
 } from "./mcp-tool-executor.js";
 
@@ -40,16 +45,21 @@ export {
   MCP_TOOL_CALL_STARTED,
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
+  MCP_TOOL_CALL_PROGRESS,
   MCP_TOOL_DEFINITION_CHANGED,
+  MCP_RESOURCE_READ,
+  MCP_PROMPT_GET,
   MCP_SERVER_TOOLS_REJECTED,
   MCP_SERVER_TOOLS_ACCEPTED,
   MCPEventDispatcher,
+  type MCPAccessEvent,
   type MCPRuntimeEventName,
   type MCPRuntimeEvents,
   type MCPServerToolsEvent,
   type MCPToolCallEvent,
   type MCPToolCallOutcome,
   type MCPToolDefinitionChangedEvent,
+  type MCPToolProgressEvent,
 } from "./events.js";
 
 // ─── Tracing (OpenTelemetry spans: `./otel`) ────────────────────────────────────────────────────────
@@ -70,11 +80,20 @@ export {
   type ToolArgumentIssue,
 } from "./tool-input-schema.js";
 export {
+  isForAssistant,
   type MCPContentPart,
   type MCPRawToolResult,
   type RenderedToolResult,
   renderToolResult,
 } from "./render-tool-result.js";
+export { cleanModelText } from "./clean-model-text.js";
+export {
+  MAX_MCP_MEDIA_BYTES,
+  MCP_MODEL_IMAGE_TYPES,
+  type MCPMediaOptions,
+  type MCPMediaPart,
+  selectToolResultMedia,
+} from "./tool-result-media.js";
 export { toolErrorText } from "./tool-error-text.js";
 
 // ─── Errors ─────────────────────────────────────────────────────────────────────────────────────────

@@ -9,3 +9,10 @@ export const MAX_MCP_RESULT_CHARS = 8000;
  * running more tools (`invokeWithTools`; with the AI SDK: `stopWhen: stepCountIs(MAX_MCP_TOOL_ROUNDS + 1)`).
  */
 export const MAX_MCP_TOOL_ROUNDS = 3;
+
+/**
+ * Progress of one call is reported at most once per this many milliseconds (and only when the value
+ * grew), however many notifications a server sends; a value that reaches the call's total is always
+ * reported once.
+ */
+export const MCP_PROGRESS_INTERVAL_MS = 100;

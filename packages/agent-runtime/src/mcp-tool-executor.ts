@@ -1,4 +1,11 @@
-import type { CallToolResult, MCPClientManager } from "@agentforge/mcp-client";
+import type {
+  CallToolResult,
+  MCPCallToolOptions,
+  MCPClientManager,
+  MCPGetPromptResult,
+  MCPReadResourceResult,
+  Progress,
+} from "@agentforge/mcp-client";
 import { MCPRequestError, MCPTimeoutError } from "@agentforge/mcp-client";
 import { MCPError } from "@agentforge/mcp-config";
 import {
@@ -10,19 +17,24 @@ import {
 } from "@agentforge/mcp-permissions";
 import { MCPInvalidArgumentsError, MCPToolExecutionError, MCPToolNotFoundError } from "./errors.js";
 import {
+  MCP_PROMPT_GET,
+  MCP_RESOURCE_READ,
   MCP_SERVER_TOOLS_ACCEPTED,
   MCP_SERVER_TOOLS_REJECTED,
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
+  MCP_TOOL_CALL_PROGRESS,
   MCP_TOOL_CALL_STARTED,
   MCP_TOOL_DEFINITION_CHANGED,
+  type MCPAccessEvent,
   MCPEventDispatcher,
   type MCPToolCallEvent,
   type MCPToolCallOutcome,
 } from "./events.js";
-import { MAX_MCP_RESULT_CHARS } from "./limits.js";
+import { MAX_MCP_RESULT_CHARS, MCP_PROGRESS_INTERVAL_MS } from "./limits.js";
 import { type MCPToolSpan, type MCPTracer, noopTracer } from "./mcp-tracer.js";
-import { type MCPRawToolResult, renderToolResult } from "./render-tool-result.js";
+import { renderPromptMessages, renderResourceContents } from "./render-resource-prompt.js";
+import { type MCPRawToolResult, type RenderedToolResult, renderToolResult } from "./render-tool-result.js";
 import {
   checkToolArguments,
   type ModelToolInputSchema,
@@ -32,9 +44,12 @@ import {
 /** What the executor needs of a client manager (an `MCPClientManager` fits). */
 export type MCPToolCallClient = Pick<MCPClientManager, "callTool" | "getConfig">;
 
+/** What `readResource` / `getPrompt` also need of the client manager (an `MCPClientManager` has both). */
+export type MCPResourceClient = Partial<Pick<MCPClientManager, "readResource" | "getPrompt">>;
+
 /** Options of `MCPToolExecutor`. */
 export interface MCPToolExecutorOptions {
-  clientManager: MCPToolCallClient;
+  clientManager: MCPToolCallClient & MCPResourceClient;
   registry: MCPToolRegistry;
   policy: MCPPermissionPolicy;
   /** Where call events go (default: a new dispatcher, readable as `executor.events`). */
@@ -52,10 +67,31 @@ export interface MCPToolExecutorOptions {
   validateArguments?: boolean;
 }
 
+/**
+ * Progress of one call in flight, as given to `onProgress`: which call, and numbers — never the server's
+ * progress message (it is tool output).
+ */
+export interface MCPToolProgress {
+  /** `<server>.<tool>`. */
+  identity: string;
+  /** The call's id, as on its events. */
+  callId: string;
+  /** Progress so far: finite, and larger than the last value reported for this call. */
+  progress: number;
+  /** The total, when the server gave a finite positive one. */
+  total?: number;
+}
+
 /** Options of one call. */
 export interface MCPExecuteOptions {
   /** Cancels the call; the server is sent an MCP cancellation. */
   signal?: AbortSignal;
+  /**
+   * Receives the call's progress (the server's `notifications/progress`), coalesced: only increasing
+   * values, at most one per `MCP_PROGRESS_INTERVAL_MS` (a value reaching the total always once). A
+   * listener that throws never breaks the call. `MCP_TOOL_CALL_PROGRESS` events carry the same.
+   */
+  onProgress?: (progress: MCPToolProgress) => void;
 }
 
 /** The result of a successful call: the raw MCP result intact, plus its bounded model-facing text. */
@@ -77,11 +113,57 @@ export interface MCPToolResult {
   durationMs: number;
 }
 
+/** A resource read through the executor: the client's (bounded) result, plus its capped model-facing text. */
+export interface MCPResourceReadResult {
+  serverName: string;
+  /** The URI read. */
+  uri: string;
+  /** Pairs the result with its `MCP_RESOURCE_READ` event. */
+  callId: string;
+  /** What `MCPClientManager.readResource` returned (already bounded by `MAX_CONTENT_CHARS`). */
+  raw: MCPReadResourceResult;
+  /** What to give a model: `[resource <uri>]` and the text of each part, binary parts summarised, cleaned, capped. */
+  text: string;
+  truncated: boolean;
+  originalLength: number;
+  durationMs: number;
+}
+
+/** A prompt got through the executor: the client's (bounded) result, plus its capped text. */
+export interface MCPPromptGetResult {
+  serverName: string;
+  /** The prompt's name. */
+  name: string;
+  /** Pairs the result with its `MCP_PROMPT_GET` event. */
+  callId: string;
+  /** What `MCPClientManager.getPrompt` returned (messages bounded by the client). */
+  raw: MCPGetPromptResult;
+  /** The messages as text (`[user]` / `[assistant]` and their content), cleaned, capped. */
+  text: string;
+  truncated: boolean;
+  originalLength: number;
+  durationMs: number;
+}
+
+/** Options of `readResource` and `getPrompt`. */
+export interface MCPAccessOptions {
+  /** Abandons the request; the server is sent an MCP cancellation. */
+  signal?: AbortSignal;
+}
+
 const MESSAGE_LIMIT = 300;
 
+/** A URI for an audit record: without its query and fragment (they may carry tokens), and bounded. */
+function auditUri(uri: string): string {
+  const cut = uri.search(/[?#]/);
+  const bare = cut === -1 ? uri : uri.slice(0, cut);
+  return bare.length > MESSAGE_LIMIT ? `${bare.slice(0, MESSAGE_LIMIT - 1)}…` : bare;
+}
+
 /** One line of an error for an audit event: never its later lines (stderr tails) and never too long. */
-function eventMessage(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+function eventMessage(error: unknown, redact?: string): string {
+  let text = error instanceof Error ? error.message : String(error);
+  if (redact) text = text.split(redact).join("");
   const line = text.split("\n")[0] ?? "";
   return line.length > MESSAGE_LIMIT ? `${line.slice(0, MESSAGE_LIMIT - 1)}…` : line;
 }
@@ -111,6 +193,20 @@ function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 100) / 100;
 }
 
+/** A policy decision, or the deny-by-default answer for a policy that cannot decide resources or prompts. */
+type AccessDecision = { allowed: boolean; reason: string; matchedPattern?: string };
+
+function renderedFields(rendered: RenderedToolResult) {
+  return { text: rendered.text, truncated: rendered.truncated, originalLength: rendered.originalLength };
+}
+
+/** The audit outcome of a client error. */
+function outcomeOf(error: unknown): MCPToolCallOutcome {
+  if (MCPTimeoutError.isInstance(error)) return "timeout";
+  if (MCPRequestError.isInstance(error) && error.code === "REQUEST_CANCELLED") return "cancelled";
+  return "failed";
+}
+
 interface CallContext {
   base: { tool: string; server: string; agent: string; callId: string };
   tool: string;
@@ -134,7 +230,7 @@ export class MCPToolExecutor {
   readonly events: MCPEventDispatcher;
   readonly registry: MCPToolRegistry;
   #policy: MCPPermissionPolicy;
-  readonly #client: MCPToolCallClient;
+  readonly #client: MCPToolCallClient & MCPResourceClient;
   readonly #tracer: MCPTracer;
   readonly #maxResultChars: number;
   readonly #validateArguments: boolean;
@@ -266,12 +362,7 @@ export class MCPToolExecutor {
     if (issues.length > 0) return this.#fail(call, "failed", new MCPInvalidArgumentsError(call.tool, issues));
     let raw: CallToolResult;
     try {
-      raw = await this.#client.callTool(
-        call.server,
-        call.toolName,
-        args,
-        options.signal ? { signal: options.signal } : {},
-      );
+      raw = await this.#client.callTool(call.server, call.toolName, args, this.#callOptions(call, options));
     } catch (error) {
       return this.#failCall(call, error);
     }
@@ -316,6 +407,226 @@ export class MCPToolExecutor {
       truncated: rendered.truncated,
       originalLength: rendered.originalLength,
       durationMs,
+    };
+  }
+
+  /**
+   * Read the resource `uri` of server `serverName` as `agent`: the policy's `decideResource` first, on
+   * every read (`MCPPermissionDeniedError` TOOL_DENIED — deny by default; the server never sees a denied
+   * read), then `clientManager.readResource` with your signal (errors as the client's: `MCPTimeoutError`,
+   * `MCPRequestError`, `MCPCapabilityError` CAPABILITY_NOT_SUPPORTED, ...). The model-facing `text` is
+   * cleaned and capped at `maxResultChars` like a tool result's. Reported as one `MCP_RESOURCE_READ` event.
+   */
+  async readResource(
+    agent: string,
+    serverName: string,
+    uri: string,
+    options: MCPAccessOptions = {},
+  ): Promise<MCPResourceReadResult> {
+    const started = performance.now();
+    const base = {
+      server: String(serverName),
+      agent: String(agent),
+      callId: newCallId(),
+      uri: typeof uri === "string" ? auditUri(uri) : "",
+    };
+    // The URI's query and fragment (they may carry tokens) are cut from every audit message.
+    const cut = typeof uri === "string" ? uri.search(/[?#]/) : -1;
+    const secret = cut === -1 ? undefined : uri.slice(cut);
+    const decide = (this.policy as Partial<Pick<MCPPermissionPolicy, "decideResource">>).decideResource;
+    const decision: AccessDecision =
+      typeof decide === "function"
+        ? decide.call(this.policy, base.agent, base.server, uri)
+        : { allowed: false, reason: "this permission policy cannot decide resource reads (deny by default)" };
+    if (!decision.allowed) {
+      return this.#accessFailed(
+        MCP_RESOURCE_READ,
+        base,
+        started,
+        "denied",
+        new MCPPermissionDeniedError({
+          agent: base.agent,
+          toolName: `${base.server}:${base.uri}`,
+          serverName: base.server,
+          reason: decision.reason,
+          ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
+        }),
+        secret,
+      );
+    }
+    let raw: MCPReadResourceResult;
+    try {
+      const read = this.#client.readResource;
+      if (typeof read !== "function")
+        throw new TypeError("MCPToolExecutor.readResource: the client manager has no readResource");
+      raw = await read.call(this.#client, base.server, uri, options.signal ? { signal: options.signal } : {});
+    } catch (error) {
+      return this.#accessFailed(MCP_RESOURCE_READ, base, started, outcomeOf(error), error, secret);
+    }
+    const rendered = renderResourceContents(raw.contents, this.#maxResultChars);
+    const durationMs = this.#accessDone(MCP_RESOURCE_READ, base, started);
+    return {
+      serverName: base.server,
+      uri,
+      callId: base.callId,
+      raw,
+      ...renderedFields(rendered),
+      durationMs,
+    };
+  }
+
+  /**
+   * Get the prompt `name` of server `serverName` with `args` as `agent`: the policy's `decidePrompt` first,
+   * on every request (`MCPPermissionDeniedError` TOOL_DENIED — deny by default), then
+   * `clientManager.getPrompt` with your signal (errors as the client's). `text` is the messages as
+   * cleaned, capped text. Reported as one `MCP_PROMPT_GET` event (never the arguments).
+   */
+  async getPrompt(
+    agent: string,
+    serverName: string,
+    name: string,
+    args?: Record<string, string>,
+    options: MCPAccessOptions = {},
+  ): Promise<MCPPromptGetResult> {
+    const started = performance.now();
+    const prompt = typeof name === "string" ? name.slice(0, MESSAGE_LIMIT) : "";
+    const base = { server: String(serverName), agent: String(agent), callId: newCallId(), prompt };
+    const decide = (this.policy as Partial<Pick<MCPPermissionPolicy, "decidePrompt">>).decidePrompt;
+    const decision: AccessDecision =
+      typeof decide === "function"
+        ? decide.call(this.policy, base.agent, base.server, name)
+        : { allowed: false, reason: "this permission policy cannot decide prompts (deny by default)" };
+    if (!decision.allowed) {
+      return this.#accessFailed(
+        MCP_PROMPT_GET,
+        base,
+        started,
+        "denied",
+        new MCPPermissionDeniedError({
+          agent: base.agent,
+          toolName: `${base.server}.${prompt}`,
+          serverName: base.server,
+          reason: decision.reason,
+          ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
+        }),
+      );
+    }
+    let raw: MCPGetPromptResult;
+    try {
+      const get = this.#client.getPrompt;
+      if (typeof get !== "function")
+        throw new TypeError("MCPToolExecutor.getPrompt: the client manager has no getPrompt");
+      raw = await get.call(
+        this.#client,
+        base.server,
+        name,
+        args,
+        options.signal ? { signal: options.signal } : {},
+      );
+    } catch (error) {
+      return this.#accessFailed(MCP_PROMPT_GET, base, started, outcomeOf(error), error);
+    }
+    const rendered = renderPromptMessages(raw.messages, this.#maxResultChars);
+    const durationMs = this.#accessDone(MCP_PROMPT_GET, base, started);
+    return {
+      serverName: base.server,
+      name,
+      callId: base.callId,
+      raw,
+      ...renderedFields(rendered),
+      durationMs,
+    };
+  }
+
+  #accessDone(
+    event: typeof MCP_RESOURCE_READ | typeof MCP_PROMPT_GET,
+    base: Omit<MCPAccessEvent, "timestamp" | "outcome" | "durationMs">,
+    started: number,
+  ): number {
+    const durationMs = elapsed(started);
+    if (this.events.listenerCount(event) > 0)
+      this.events.emit(event, { ...base, timestamp: isoNow(), outcome: "ok", durationMs });
+    return durationMs;
+  }
+
+  #accessFailed(
+    event: typeof MCP_RESOURCE_READ | typeof MCP_PROMPT_GET,
+    base: Omit<MCPAccessEvent, "timestamp" | "outcome" | "durationMs">,
+    started: number,
+    outcome: MCPToolCallOutcome,
+    error: unknown,
+    redact?: string,
+  ): never {
+    this.events.emit(event, {
+      ...base,
+      timestamp: isoNow(),
+      outcome,
+      durationMs: elapsed(started),
+      errorCode: MCPError.isInstance(error) ? error.code : "FAILED",
+      // A server's or the policy's message may quote the whole URI: its query stays out of the audit trail.
+      message: eventMessage(error, redact),
+    });
+    throw error;
+  }
+
+  /**
+   * The manager's call options: the signal, and a progress relay only when someone listens (no
+   * allocation beyond today's on the hot path otherwise).
+   */
+  #callOptions(call: CallContext, options: MCPExecuteOptions): MCPCallToolOptions {
+    const onProgress = typeof options.onProgress === "function" ? options.onProgress : undefined;
+    if (!onProgress && this.events.listenerCount(MCP_TOOL_CALL_PROGRESS) === 0) {
+      return options.signal ? { signal: options.signal } : {};
+    }
+    return {
+      ...(options.signal ? { signal: options.signal } : {}),
+      onprogress: this.#progressRelay(call, onProgress),
+    };
+  }
+
+  /**
+   * Coalesces a server's progress notifications: a value is passed on only when it is a finite number
+   * larger than the last one passed on, and at least `MCP_PROGRESS_INTERVAL_MS` after it — except the
+   * first value that reaches the total, passed on once. A server sending 100k notifications thus costs
+   * listeners a handful of calls. The server's `message` is never passed on.
+   */
+  #progressRelay(call: CallContext, onProgress: ((p: MCPToolProgress) => void) | undefined) {
+    let last = Number.NEGATIVE_INFINITY;
+    let lastAt = Number.NEGATIVE_INFINITY;
+    let reachedTotal = false;
+    return (update: Progress): void => {
+      const progress = (update as { progress?: unknown } | undefined)?.progress;
+      if (typeof progress !== "number" || !Number.isFinite(progress) || progress <= last) return;
+      const given = (update as { total?: unknown }).total;
+      const total = typeof given === "number" && Number.isFinite(given) && given > 0 ? given : undefined;
+      const now = performance.now();
+      const completes = total !== undefined && progress >= total && !reachedTotal;
+      if (!completes && now - lastAt < MCP_PROGRESS_INTERVAL_MS) return;
+      if (completes) reachedTotal = true;
+      last = progress;
+      lastAt = now;
+      if (onProgress) {
+        try {
+          const returned: unknown = onProgress({
+            identity: call.tool,
+            callId: call.base.callId,
+            progress,
+            ...(total !== undefined ? { total } : {}),
+          });
+          if (returned && typeof (returned as Promise<unknown>).catch === "function")
+            (returned as Promise<unknown>).catch(() => undefined);
+        } catch {
+          // A progress listener never breaks the call (nor does a promise it returns that rejects).
+        }
+      }
+      if (this.events.listenerCount(MCP_TOOL_CALL_PROGRESS) > 0) {
+        this.events.emit(MCP_TOOL_CALL_PROGRESS, {
+          ...call.base,
+          timestamp: isoNow(),
+          progress,
+          ...(total !== undefined ? { total } : {}),
+        });
+      }
     };
   }
 

@@ -13,7 +13,14 @@ import type {
   MCPToolRegistry,
 } from "@agentforge/mcp-permissions";
 import type { MCPEventDispatcher } from "./events.js";
-import type { MCPExecuteOptions, MCPToolExecutor, MCPToolResult } from "./mcp-tool-executor.js";
+import type {
+  MCPAccessOptions,
+  MCPExecuteOptions,
+  MCPPromptGetResult,
+  MCPResourceReadResult,
+  MCPToolExecutor,
+  MCPToolResult,
+} from "./mcp-tool-executor.js";
 import type { MCPTracer } from "./mcp-tracer.js";
 import type { MCPRejectedServer } from "./sync-registry.js";
 
@@ -100,6 +107,21 @@ export interface MCPToolkit<C = MCPToolkitConfig> extends AsyncDisposable {
     args?: Record<string, unknown>,
     options?: MCPExecuteOptions,
   ): Promise<MCPToolResult>;
+  /** Read a resource as `agent`, through the executor: the policy's `decideResource` first (see `MCPToolExecutor.readResource`). */
+  readResource(
+    agent: string,
+    serverName: string,
+    uri: string,
+    options?: MCPAccessOptions,
+  ): Promise<MCPResourceReadResult>;
+  /** Get a prompt as `agent`, through the executor: the policy's `decidePrompt` first (see `MCPToolExecutor.getPrompt`). */
+  getPrompt(
+    agent: string,
+    serverName: string,
+    name: string,
+    args?: Record<string, string>,
+    options?: MCPAccessOptions,
+  ): Promise<MCPPromptGetResult>;
   /** Check every server (ping and tools/list) and report rejected tool lists. */
   health(): Promise<MCPToolkitHealth>;
   /**

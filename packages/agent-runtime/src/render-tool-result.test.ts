@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { truncateText } from "./internal/truncate-text.js";
-import { renderToolResult } from "./render-tool-result.js";
+import { HIDDEN_CONTENT_NOTE, type MCPContentPart, renderToolResult } from "./render-tool-result.js";
 
 describe("renderToolResult", () => {
   it("joins text parts and summarises binary ones", () => {
@@ -58,6 +58,54 @@ describe("renderToolResult", () => {
       renderToolResult({ content: [{ type: "resource_link", uri: "u" }], structuredContent: { a: 1 } }, 100)
         .text,
     ).toBe('[resource link: u]\n{"a":1}');
+  });
+
+  it("leaves out parts annotated for an audience without the assistant", () => {
+    const raw = {
+      content: [
+        { type: "text", text: "for both", annotations: { audience: ["user", "assistant"] } },
+        { type: "text", text: "user only", annotations: { audience: ["user"], priority: 1 } },
+        { type: "text", text: "nobody", annotations: { audience: [] } },
+        { type: "image", data: "AAAA", mimeType: "image/png", annotations: { audience: ["user"] } },
+        { type: "text", text: "assistant only", annotations: { audience: ["assistant"] } },
+        { type: "text", text: "no audience", annotations: { priority: 0.2 } },
+        { type: "text", text: "malformed audience", annotations: { audience: "user" } },
+      ],
+    };
+    expect(renderToolResult(raw, 1000).text).toBe(
+      "for both\nassistant only\nno audience\nmalformed audience",
+    );
+    expect(raw.content).toHaveLength(7); // the raw result is untouched
+  });
+
+  it("says so when every part is for the user only", () => {
+    expect(
+      renderToolResult(
+        { content: [{ type: "text", text: "secret", annotations: { audience: ["user"] } }] },
+        1000,
+      ).text,
+    ).toBe(HIDDEN_CONTENT_NOTE);
+    expect(renderToolResult({ content: [] }, 1000).text).toBe("");
+  });
+
+  it("removes terminal escapes and control characters from text, resource text, names and URIs", () => {
+    const esc = "\u001b";
+    const rendered = renderToolResult(
+      {
+        content: [
+          { type: "text", text: `${esc}[31mred${esc}[0m\r\nnext${esc}]0;title\u0007` },
+          { type: "resource", resource: { uri: `file:///a${esc}[2J`, text: "body\u0000" } },
+          { type: "resource_link", uri: "u", name: `n${esc}]8;;x${esc}\\` },
+        ],
+      },
+      1000,
+    );
+    expect(rendered.text).toBe("red\nnext\n[resource file:///a]\nbody\n[resource link: u (n)]");
+  });
+
+  it("skips content parts that are not objects instead of throwing", () => {
+    const content = [null, "text", 3, { type: "text", text: "ok" }] as unknown as MCPContentPart[];
+    expect(renderToolResult({ content }, 100).text).toBe("ok");
   });
 
   it("caps with the exact marker", () => {

@@ -1,3 +1,4 @@
+import { cleanModelText } from "./clean-model-text.js";
 import { truncateText } from "./internal/truncate-text.js";
 
 /** A content part of an MCP tool result, as the SDK returns it (only the fields we render). */
@@ -9,6 +10,8 @@ export interface MCPContentPart {
   uri?: string;
   name?: string;
   resource?: { uri?: string; mimeType?: string; text?: string; blob?: string };
+  /** MCP annotations; a part whose `audience` does not include `"assistant"` is kept from models. */
+  annotations?: { audience?: unknown; [key: string]: unknown };
   [key: string]: unknown;
 }
 
@@ -55,13 +58,28 @@ function renderPart(part: MCPContentPart): string {
 }
 
 /**
+ * Whether a content part is meant for the model: true unless its `annotations.audience` is a list that
+ * does not include `"assistant"` (e.g. `["user"]`). Parts that are not objects are not.
+ */
+export function isForAssistant(part: unknown): boolean {
+  if (typeof part !== "object" || part === null) return false;
+  const audience = (part as MCPContentPart).annotations?.audience;
+  return !Array.isArray(audience) || audience.includes("assistant");
+}
+
+/** Shown when every part of a result was annotated for someone else than the assistant. */
+export const HIDDEN_CONTENT_NOTE = "[The tool's output is intended for the user only; it is not shown here.]";
+
+/**
  * The model-facing rendering of a tool result: text parts joined by newlines; image, audio and
  * resource parts summarised as `[image/png, 12345 bytes]`-style lines; `structuredContent` as compact
- * JSON when there is no text part (nor a binary part whose data it would repeat); capped at `maxChars`
- * (see `truncateText`).
+ * JSON when there is no text part (nor a binary part whose data it would repeat). Parts annotated for an
+ * audience without `"assistant"` are left out (the raw result keeps them); terminal escape sequences and
+ * control characters are removed (`cleanModelText`); the whole is capped at `maxChars` (see `truncateText`).
  */
 export function renderToolResult(result: MCPRawToolResult, maxChars: number): RenderedToolResult {
-  const parts = Array.isArray(result.content) ? result.content : [];
+  const all = Array.isArray(result.content) ? result.content : [];
+  const parts = all.every(isForAssistant) ? all : all.filter(isForAssistant);
   const hasText = parts.some(
     (p) => p.type === "text" || (p.type === "resource" && typeof p.resource?.text === "string"),
   );
@@ -72,5 +90,6 @@ export function renderToolResult(result: MCPRawToolResult, maxChars: number): Re
   const lines = parts.map(renderPart);
   if (!hasText && !hasBinary && result.structuredContent !== undefined)
     lines.push(JSON.stringify(result.structuredContent));
-  return truncateText(lines.join("\n"), maxChars);
+  if (lines.length === 0 && parts.length < all.length) lines.push(HIDDEN_CONTENT_NOTE);
+  return truncateText(cleanModelText(lines.join("\n")), maxChars);
 }

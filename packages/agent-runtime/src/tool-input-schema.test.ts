@@ -152,6 +152,23 @@ describe("checkToolArguments", () => {
     expect(checkToolArguments(patterned, { id: `${"a".repeat(40)}!` })).toEqual([]);
   });
 
+  it("lets a required field with a default be left out (the server fills it in)", () => {
+    // Playwright MCP's browser_take_screenshot: zod's JSON Schema lists defaulted fields as required.
+    const screenshot = normalizeToolInputSchema({
+      type: "object",
+      properties: {
+        scale: { type: "string", enum: ["css", "device"], default: "css" },
+        filename: { type: "string" },
+      },
+      required: ["scale", "filename"],
+      additionalProperties: false,
+    });
+    expect(checkToolArguments(screenshot, {})).toEqual([{ path: "filename", message: "is required" }]);
+    expect(checkToolArguments(screenshot, { filename: "a.png", scale: "inches" })).toEqual([
+      { path: "scale", message: expect.stringContaining("css") },
+    ]);
+  });
+
   it("reports a missing field and arguments that are not an object", () => {
     expect(checkToolArguments(schema, {})).toEqual([{ path: "path", message: "is required" }]);
     for (const [value, got] of [

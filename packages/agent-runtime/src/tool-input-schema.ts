@@ -289,7 +289,12 @@ function check(schema: Json, value: unknown, path: string, issues: ToolArgumentI
     const properties = isObject(schema.properties) ? schema.properties : {};
     if (Array.isArray(schema.required)) {
       for (const name of schema.required as string[]) {
-        if (!Object.hasOwn(value, name)) issues.push({ path: join(path, name), message: "is required" });
+        if (Object.hasOwn(value, name)) continue;
+        // A required field with a `default` is filled in by the server (zod's JSON Schema output lists
+        // defaulted fields as required: Playwright MCP's `scale`): leaving it out is fine.
+        const sub = Object.hasOwn(properties, name) ? properties[name] : undefined;
+        if (isObject(sub) && Object.hasOwn(sub, "default")) continue;
+        issues.push({ path: join(path, name), message: "is required" });
       }
     }
     for (const key of Object.keys(value)) {

@@ -9,10 +9,11 @@ import {
   type ToolCallRepairFunction,
 } from "ai";
 import { MCPInvalidArgumentsError, MCPToolNotFoundError } from "../errors.js";
-import type { MCPToolExecutor, MCPToolResult } from "../mcp-tool-executor.js";
+import type { MCPToolExecutor, MCPToolProgress, MCPToolResult } from "../mcp-tool-executor.js";
 import { MCPToolNameMap } from "../mcp-tool-name-map.js";
 import type { MCPToolkit } from "../mcp-toolkit.js";
 import { toolErrorText } from "../tool-error-text.js";
+import { type MCPMediaOptions, selectToolResultMedia } from "../tool-result-media.js";
 
 /** Where the tools come from: a toolkit (discovers on first use) or an executor and its registry. */
 export type MCPToolSource = MCPToolExecutor | Pick<MCPToolkit<never>, "executor" | "tools">;
@@ -23,6 +24,30 @@ export interface ToAISDKToolsOptions {
   tools?: Iterable<MCPToolDescriptor>;
   /** The name map to use (and extend); pass the same one to `reportInvalidToolCalls`. */
   nameMap?: MCPToolNameMap;
+  /**
+   * Images/audio of tool results for the model (default `"none"`: text only, each one a
+   * `[image/png, N bytes]` line). `"content"`: the model output becomes AI SDK `content` — a text part
+   * with the result's text, then `image-data` parts (audio: `file-data`) for the media that pass
+   * `selectToolResultMedia` (png/jpeg/gif/webp, valid base64, within 4 MiB per result); the AI SDK
+   * provider decides how its API receives them. `MCPMediaOptions`: `"content"` with your media types and budget.
+   */
+  media?: "none" | "content" | MCPMediaOptions;
+  /** Receives each call's progress (coalesced; numbers only), see `MCPExecuteOptions.onProgress`. */
+  onProgress?: (progress: MCPToolProgress) => void;
+}
+
+type ContentOutputPart =
+  | { type: "text"; text: string }
+  | { type: "image-data"; data: string; mediaType: string }
+  | { type: "file-data"; data: string; mediaType: string };
+
+function mediaOptions(media: ToAISDKToolsOptions["media"]): MCPMediaOptions | undefined {
+  if (media === undefined || media === "none") return undefined;
+  if (media === "content") return {};
+  if (typeof media === "object" && media !== null) return media;
+  throw new TypeError(
+    `toAISDKTools: options.media must be "none", "content" or { mimeTypes?, maxBytes? }, got ${JSON.stringify(media)}`,
+  );
 }
 
 /**
@@ -74,6 +99,8 @@ export async function toAISDKTools(
 ): Promise<Record<string, Tool<unknown, MCPAISDKToolOutput>>> {
   const executor = executorOf(source);
   const nameMap = options.nameMap ?? new MCPToolNameMap();
+  const media = mediaOptions(options.media);
+  const onProgress = options.onProgress;
   const tools: Record<string, Tool<unknown, MCPAISDKToolOutput>> = {};
   for (const descriptor of await grantedTools(source, agent, options.tools)) {
     const name = nameMap.add(descriptor.identity);
@@ -85,12 +112,10 @@ export async function toAISDKTools(
       metadata: { mcpIdentity: identity, mcpServer: descriptor.serverName },
       execute: async (input, { abortSignal }): Promise<MCPAISDKToolOutput> => {
         try {
-          const result = await executor.execute(
-            agent,
-            identity,
-            (input ?? {}) as Record<string, unknown>,
-            abortSignal ? { signal: abortSignal } : {},
-          );
+          const result = await executor.execute(agent, identity, (input ?? {}) as Record<string, unknown>, {
+            ...(abortSignal ? { signal: abortSignal } : {}),
+            ...(onProgress ? { onProgress } : {}),
+          });
           return { ok: true, text: result.text, result };
         } catch (error) {
           if (!MCPError.isInstance(error) || abortSignal?.aborted) throw error;
@@ -99,7 +124,18 @@ export async function toAISDKTools(
       },
       toModelOutput: ({ output }) => {
         const out = output as MCPAISDKToolOutput;
-        return out.ok ? { type: "text", value: out.text } : { type: "error-text", value: out.text };
+        if (!out.ok) return { type: "error-text", value: out.text };
+        const parts = media && out.result ? selectToolResultMedia(out.result.raw, media) : [];
+        if (parts.length === 0) return { type: "text", value: out.text };
+        const value: ContentOutputPart[] = out.text.length > 0 ? [{ type: "text", text: out.text }] : [];
+        for (const part of parts) {
+          value.push({
+            type: part.type === "image" ? "image-data" : "file-data",
+            data: part.data,
+            mediaType: part.mimeType,
+          });
+        }
+        return { type: "content", value };
       },
     }) as Tool<unknown, MCPAISDKToolOutput>;
   }

@@ -13,7 +13,14 @@ import {
 } from "@agentforge/mcp-permissions";
 import { MCPToolkitClosedError } from "../errors.js";
 import type { MCPEventDispatcher } from "../events.js";
-import { type MCPExecuteOptions, MCPToolExecutor, type MCPToolResult } from "../mcp-tool-executor.js";
+import {
+  type MCPAccessOptions,
+  type MCPExecuteOptions,
+  type MCPPromptGetResult,
+  type MCPResourceReadResult,
+  MCPToolExecutor,
+  type MCPToolResult,
+} from "../mcp-tool-executor.js";
 import type { CreateMCPToolkitOptions, MCPToolkit, MCPToolkitHealth } from "../mcp-toolkit.js";
 import { type MCPRejectedServer, registerDiscovered, syncRegistry } from "../sync-registry.js";
 import { selectServers } from "./toolkit-config.js";
@@ -158,6 +165,27 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
   ): Promise<MCPToolResult> {
     await this.#ready("execute");
     return this.executor.execute(agent, identity, args, options);
+  }
+
+  async readResource(
+    agent: string,
+    serverName: string,
+    uri: string,
+    options: MCPAccessOptions = {},
+  ): Promise<MCPResourceReadResult> {
+    this.#assertOpen("readResource");
+    return this.executor.readResource(agent, serverName, uri, options);
+  }
+
+  async getPrompt(
+    agent: string,
+    serverName: string,
+    name: string,
+    args?: Record<string, string>,
+    options: MCPAccessOptions = {},
+  ): Promise<MCPPromptGetResult> {
+    this.#assertOpen("getPrompt");
+    return this.executor.getPrompt(agent, serverName, name, args, options);
   }
 
   async health(): Promise<MCPToolkitHealth> {

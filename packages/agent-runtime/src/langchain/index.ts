@@ -3,7 +3,11 @@
 // Needs the optional peer @langchain/core; the root entry never loads it.
 
 // ─── MCP tools as LangChain structured tools ────────────────────────────────────────────────────────
-export { type ToLangChainToolsOptions, toLangChainTools } from "./to-langchain-tools.js";
+export {
+  type LangChainToolMedia,
+  type ToLangChainToolsOptions,
+  toLangChainTools,
+} from "./to-langchain-tools.js";
 
 // ─── The bounded tool loop ──────────────────────────────────────────────────────────────────────────
 export {

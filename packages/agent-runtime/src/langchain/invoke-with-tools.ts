@@ -14,10 +14,10 @@ import {
 import type { ToolCall } from "@langchain/core/messages/tool";
 import { MCPInvalidArgumentsError, MCPToolNotFoundError } from "../errors.js";
 import { MAX_MCP_TOOL_ROUNDS } from "../limits.js";
-import type { MCPToolExecutor } from "../mcp-tool-executor.js";
+import type { MCPToolExecutor, MCPToolProgress } from "../mcp-tool-executor.js";
 import { MCPToolNameMap, MODEL_TOOL_NAME_PATTERN } from "../mcp-tool-name-map.js";
 import { toolErrorText } from "../tool-error-text.js";
-import { toLangChainTools } from "./to-langchain-tools.js";
+import { type LangChainToolMedia, toLangChainTools } from "./to-langchain-tools.js";
 
 /** One tool call made by the loop: plain data, safe to store and log (no arguments, no results). */
 export interface ToolCallRecord {
@@ -81,6 +81,14 @@ export interface InvokeWithToolsOptions {
   callbacks?: Callbacks;
   /** How the last call after `maxRounds` is made (default `"auto"`); see `FinalCallStrategy`. */
   finalCall?: FinalCallStrategy;
+  /**
+   * Images/audio of tool results in the tool messages (see `LangChainToolMedia`). `"auto"` (default):
+   * `"blocks"` for Anthropic models (by `model._llmType()`: their API takes images in `tool_result`),
+   * `"none"` for every other model — OpenAI Chat Completions accepts only text in tool messages.
+   */
+  media?: "auto" | LangChainToolMedia;
+  /** Receives each tool call's progress (coalesced; numbers only), see `MCPExecuteOptions.onProgress`. */
+  onProgress?: (progress: MCPToolProgress) => void;
 }
 
 /** What `invokeWithTools` returns. */
@@ -96,6 +104,8 @@ export interface InvokeWithToolsResult {
 
 const ERROR_CODE = /^Error \(([A-Z_]+)\)/;
 const TOOL_CHOICE_NONE_MODELS = new Set(["openai", "azure_openai", "anthropic"]);
+/** Models (by `_llmType()`) whose API takes images in tool results, as LangChain converts them. */
+const MEDIA_IN_TOOL_RESULT_MODELS = new Set(["anthropic"]);
 const NAME_LIMIT = 64;
 const TEXT_ARGS_LIMIT = 2000;
 const FINAL_NOTE =
@@ -297,7 +307,11 @@ export async function invokeWithTools(
   if (options.resume?.finished && last instanceof AIMessage) return finish(last);
 
   const nameMap = new MCPToolNameMap();
-  const tools = toLangChainTools(executor, agent, options.tools, { nameMap });
+  const tools = toLangChainTools(executor, agent, options.tools, {
+    nameMap,
+    media: pickMedia(model, options.media ?? "auto"),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
   const byName = new Map(tools.map((t) => [t.name, t]));
   if (tools.length === 0) {
     const answer = await model.invoke(history, config);
@@ -396,19 +410,28 @@ export async function invokeWithTools(
   return finish(answer);
 }
 
+function llmType(model: BaseChatModel): string {
+  try {
+    return model._llmType();
+  } catch {
+    return ""; // A model without a type: treated like an unknown provider.
+  }
+}
+
+/** What `media: "auto"` means for a model. */
+function pickMedia(model: BaseChatModel, media: "auto" | LangChainToolMedia): LangChainToolMedia {
+  if (media !== "auto") return media;
+  return MEDIA_IN_TOOL_RESULT_MODELS.has(llmType(model)) ? "blocks" : "none";
+}
+
 /** The strategy `"auto"` picks for a model. */
 function pickStrategy(
   model: BaseChatModel,
   strategy: FinalCallStrategy,
 ): "tool_choice_none" | "text_history" {
   if (strategy !== "auto") return strategy;
-  let type = "";
-  try {
-    type = model._llmType();
-  } catch {
-    // A model without a type: the strategy every API accepts.
-  }
-  return TOOL_CHOICE_NONE_MODELS.has(type) ? "tool_choice_none" : "text_history";
+  // A model without a type gets the strategy every API accepts.
+  return TOOL_CHOICE_NONE_MODELS.has(llmType(model)) ? "tool_choice_none" : "text_history";
 }
 
 async function finalCall(

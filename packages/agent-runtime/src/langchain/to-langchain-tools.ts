@@ -2,14 +2,55 @@ import { MCPError } from "@agentforge/mcp-config";
 import type { MCPToolDescriptor } from "@agentforge/mcp-permissions";
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
-import type { MCPToolExecutor, MCPToolResult } from "../mcp-tool-executor.js";
+import type { MCPToolExecutor, MCPToolProgress, MCPToolResult } from "../mcp-tool-executor.js";
 import { MCPToolNameMap } from "../mcp-tool-name-map.js";
 import { toolErrorText } from "../tool-error-text.js";
+import { type MCPMediaOptions, selectToolResultMedia } from "../tool-result-media.js";
+
+/**
+ * How images (and audio) of tool results reach a LangChain model:
+ * - `"none"`: text only — each one a `[image/png, N bytes]` line (works with every model);
+ * - `"blocks"`: the `ToolMessage` content becomes LangChain standard content blocks — a text block with
+ *   the result's text, then `{ type: "image", mimeType, data }` blocks for the images that pass
+ *   `selectToolResultMedia` (png/jpeg/gif/webp, valid base64, within 4 MiB per result). For models whose
+ *   API takes images in tool results (Anthropic);
+ * - `MCPMediaOptions`: `"blocks"` with your media types (e.g. audio) and byte budget.
+ */
+export type LangChainToolMedia = "none" | "blocks" | MCPMediaOptions;
 
 /** Options of `toLangChainTools`. */
 export interface ToLangChainToolsOptions {
   /** The name map to use (and extend); pass one to share names with `invokeWithTools`. */
   nameMap?: MCPToolNameMap;
+  /** Images/audio in tool messages (default `"none"`: text only); see `LangChainToolMedia`. */
+  media?: LangChainToolMedia;
+  /** Receives each call's progress (coalesced; numbers only), see `MCPExecuteOptions.onProgress`. */
+  onProgress?: (progress: MCPToolProgress) => void;
+}
+
+/** LangChain standard content blocks of a tool message. */
+type ToolContentBlock =
+  | { type: "text"; text: string }
+  | { type: "image" | "audio"; mimeType: string; data: string };
+
+/** The tool message content of a result: its text, plus media blocks when `media` allows and there are any. */
+function contentOf(result: MCPToolResult, media: MCPMediaOptions | undefined): string | ToolContentBlock[] {
+  if (!media) return result.text;
+  const parts = selectToolResultMedia(result.raw, media);
+  if (parts.length === 0) return result.text;
+  // Providers refuse empty text blocks: an empty text is left out.
+  const blocks: ToolContentBlock[] = result.text.length > 0 ? [{ type: "text", text: result.text }] : [];
+  for (const part of parts) blocks.push({ type: part.type, mimeType: part.mimeType, data: part.data });
+  return blocks;
+}
+
+function mediaOptions(media: LangChainToolMedia | undefined): MCPMediaOptions | undefined {
+  if (media === undefined || media === "none") return undefined;
+  if (media === "blocks") return {};
+  if (typeof media === "object" && media !== null) return media;
+  throw new TypeError(
+    `toLangChainTools: options.media must be "none", "blocks" or { mimeTypes?, maxBytes? }, got ${JSON.stringify(media)}`,
+  );
 }
 
 /** Tool descriptions from servers are cut to this many characters before they reach a model. */
@@ -56,6 +97,8 @@ export function toLangChainTools(
   options: ToLangChainToolsOptions = {},
 ): DynamicStructuredTool[] {
   const nameMap = options.nameMap ?? new MCPToolNameMap();
+  const media = mediaOptions(options.media);
+  const onProgress = options.onProgress;
   return executor.allowedTools(agent, tools).map((descriptor) => {
     const name = nameMap.add(descriptor.identity);
     const given = descriptor.description ?? descriptor.title;
@@ -76,8 +119,9 @@ export function toLangChainTools(
         try {
           const result: MCPToolResult = await executor.execute(agent, descriptor.identity, args ?? {}, {
             ...(config?.signal ? { signal: config.signal } : {}),
+            ...(onProgress ? { onProgress } : {}),
           });
-          return [result.text, result];
+          return [contentOf(result, media), result];
         } catch (error) {
           if (!MCPError.isInstance(error) || config?.signal?.aborted) throw error;
           const text = toolErrorText(error);
