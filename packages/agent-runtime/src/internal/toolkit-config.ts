@@ -1,4 +1,9 @@
-import { type MCPConfig, MCPConfigError, type MCPServerConfig, parseMCPConfig } from "@agentforge/mcp-config";
+import {
+  type MCPConfig,
+  MCPConfigError,
+  type MCPServerConfig,
+  parseMCPConfigObject,
+} from "@agentforge/mcp-config";
 import type { MCPToolkitConfig } from "../mcp-toolkit.js";
 
 const SOURCE = "createMCPToolkit config";
@@ -9,8 +14,8 @@ function isParsedConfig(config: MCPToolkitConfig): config is MCPConfig {
 }
 
 /**
- * A roster written in code, validated exactly like a file: it is serialized and handed to
- * `parseMCPConfig`, so defaults, checks and messages are the file's own.
+ * A roster written in code, validated exactly like a file: `parseMCPConfigObject` runs the file's own
+ * checks, defaults and messages on the object (no YAML round trip).
  */
 export function parseToolkitConfig(
   config: MCPToolkitConfig,
@@ -23,33 +28,10 @@ export function parseToolkitConfig(
     );
   }
   if (isParsedConfig(config)) return config;
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(config, null, 2);
-  } catch (error) {
-    throw new MCPConfigError(
-      "createMCPToolkit: `config` cannot be read as plain data (it holds a cycle or a BigInt); write servers as plain objects",
-      { code: "CONFIG_INVALID", source: SOURCE, cause: error },
-    );
-  }
-  try {
-    return parseMCPConfig(text ?? "", {
-      source: SOURCE,
-      ...(options.configDir !== undefined ? { configDir: options.configDir } : {}),
-    });
-  } catch (error) {
-    if (!MCPConfigError.isInstance(error) || error.issues.length === 0) throw error;
-    // Lines and columns would point into the serialized text, not into the caller's code: keep the
-    // field paths and messages (the file's own), drop the positions.
-    const issues = error.issues.map(({ path, message }) => ({
-      path,
-      message: message.replace(/\(first used by (servers\[\d+\]) at line \d+\)/, "(first used by $1)"),
-    }));
-    throw new MCPConfigError(
-      `Invalid MCP server config (${issues.length} problem${issues.length === 1 ? "" : "s"})`,
-      { code: error.code, source: SOURCE, issues },
-    );
-  }
+  return parseMCPConfigObject(config, {
+    source: SOURCE,
+    ...(options.configDir !== undefined ? { configDir: options.configDir } : {}),
+  });
 }
 
 /** The enabled servers to run: all of the config's, or those named in `only`. */
