@@ -1,49 +1,91 @@
+import { dirname, resolve } from "node:path";
 import { libraryConfig } from "@agentforge/build-config/tsup";
 import { defineConfig, type Options } from "tsup";
 
-/** A bin build: single-file ESM with a shebang and a `require` for bundled CommonJS code. */
-function binConfig(
-  entry: Record<string, string>,
-  bundling: Pick<Options, "noExternal" | "external">,
-): Options {
-  return {
-    entry,
-    format: ["esm"],
-    target: "node20",
-    platform: "node",
-    outDir: "dist",
-    clean: false,
-    sourcemap: true,
-    // Minified: V8 compiles half the source at every start (cold start ~25% faster); sourcemaps map it back.
-    minify: true,
-    splitting: false,
-    ...bundling,
-    banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
-  };
-}
+type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
+
+/** Shared by both bin builds: ESM for Node 20, minified (sourcemaps map it back), a shebang and a `require`. */
+const binBase: Options = {
+  format: ["esm"],
+  target: "node20",
+  platform: "node",
+  outDir: "dist",
+  clean: false,
+  sourcemap: true,
+  minify: true,
+  // The SDK and zod (MIT) are bundled; pg and the WebAssembly packages stay external: PGlite and
+  // libpg-query load their .wasm/.data files next to their own modules, and PGlite is started in a
+  // worker thread by its resolved path.
+  noExternal: [/^@modelcontextprotocol\/sdk(\/|$)/, /^zod(\/|$)/],
+  external: ["pg", "libpg-query", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+};
+
+/**
+ * What the bins load on first need (the first message the stdio front does not answer, or --http):
+ * `dist/bin/lazy/<name>.js`, split into shared chunks so that each module (the SDK above all) exists
+ * once. Only a bin's `import()` of these sources is allowed; each becomes `import("./lazy/<name>.js")`.
+ */
+const LAZY: Record<string, string> = {
+  "local-tools": "src/local-tools/create-local-tools-server.ts",
+  "sequential-thinking": "src/sequential-thinking/create-sequential-thinking-server.ts",
+  filesystem: "src/filesystem/create-filesystem-server.ts",
+  sandbox: "src/filesystem/sandbox.ts",
+  postgres: "src/postgres/create-postgres-server.ts",
+  "open-postgres-database": "src/postgres/open-postgres-database.ts",
+  "serve-http": "src/serve-http.ts",
+  "serve-stdio": "src/serve-stdio.ts",
+  "sdk-stdio": "src/internal/sdk-stdio.ts",
+};
+
+/** The bins' dynamic imports of LAZY sources → external `./lazy/<name>.js`; any other `import()` fails. */
+const lazyImports: Plugin = {
+  name: "agentforge-lazy-imports",
+  setup(build) {
+    const byFile = new Map(Object.entries(LAZY).map(([name, file]) => [resolve(file), name]));
+    build.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== "dynamic-import") return undefined;
+      const file = resolve(dirname(args.importer), args.path).replace(/\.js$/, ".ts");
+      const name = byFile.get(file);
+      if (!name)
+        return { errors: [{ text: `import("${args.path}") is not a lazy module of the bins (LAZY)` }] };
+      return { path: `./lazy/${name}.js`, external: true };
+    });
+  },
+};
+
+/**
+ * The bins: each `dist/bin/<name>.js` is one small file (the command line, the stdio front and that
+ * server's snapshot), so a stdio cold start compiles a few kilobytes instead of 800 kB; the SDK, zod and
+ * the tools are the lazy modules above. A module both sides bundle (Sandbox, the option checks) exists
+ * twice: no object of the bin's copy is handed to the lazy side.
+ */
+const bins: Options = {
+  ...binBase,
+  entry: {
+    "bin/local-tools": "src/bin/local-tools.ts",
+    "bin/filesystem": "src/bin/filesystem.ts",
+    "bin/sequential-thinking": "src/bin/sequential-thinking.ts",
+    "bin/postgres": "src/bin/postgres.ts",
+  },
+  splitting: false,
+  esbuildPlugins: [lazyImports],
+};
+
+const lazy: Options = {
+  ...binBase,
+  entry: Object.fromEntries(Object.entries(LAZY).map(([name, file]) => [`bin/lazy/${name}`, file])),
+  splitting: true,
+  esbuildOptions(options) {
+    options.chunkNames = "bin/lazy/chunks/[name]-[hash]";
+  },
+};
 
 export default defineConfig([
   // The library: createXServer() factories for embedding; the SDK stays a dependency.
   libraryConfig({ index: "src/index.ts" }, { clean: false }),
-  // The bins: each one bundled into a single ESM file, so a cold start loads one module.
-  binConfig(
-    {
-      "bin/local-tools": "src/bin/local-tools.ts",
-      "bin/filesystem": "src/bin/filesystem.ts",
-      "bin/sequential-thinking": "src/bin/sequential-thinking.ts",
-    },
-    { noExternal: [/.*/] },
-  ),
-  // The postgres bin bundles the SDK and zod like the others, but keeps pg and the WebAssembly packages
-  // external: PGlite and libpg-query load their .wasm/.data files next to their own modules, and PGlite
-  // is started in a worker thread by its resolved path.
-  binConfig(
-    { "bin/postgres": "src/bin/postgres.ts" },
-    {
-      noExternal: [/^@modelcontextprotocol\/sdk(\/|$)/, /^zod(\/|$)/],
-      external: ["pg", "libpg-query", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
-    },
-  ),
+  bins,
+  lazy,
 ]);

@@ -1,11 +1,8 @@
-import {
-  buildFilesystemServer,
-  type FilesystemLimits,
-  filesystemLimits,
-} from "../filesystem/create-filesystem-server.js";
+import { type FilesystemLimits, filesystemLimits } from "../filesystem/filesystem-limits.js";
 import { Sandbox } from "../filesystem/sandbox.js";
 import { UsageError } from "../internal/parse-cli.js";
 import { runServerCli } from "../internal/run-server-cli.js";
+import { filesystemSnapshot } from "../internal/stdio-snapshots.js";
 import { VERSION } from "../internal/version.js";
 
 const MAX_LIMIT = 512 * 1024 * 1024;
@@ -61,14 +58,23 @@ await runServerCli({
         maxResponseBytes: byteOption("max-reply", request.options["max-reply"], 4096),
         maxMediaBytes: byteOption("max-media", request.options["max-media"], 1),
       });
-      // The bin runs nothing else, so the sandbox may use the working directory (see lstatChildren).
-      sandbox = Sandbox.create(roots, { exclusiveProcess: true });
+      // Checks the roots at start (exit code 2 when one is missing); the server's own sandbox is built
+      // when the server loads.
+      sandbox = Sandbox.create(roots);
     } catch (error) {
       if (error instanceof UsageError) throw error;
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
     return {
-      create: () => buildFilesystemServer(sandbox, limits),
+      // Loaded on first need: over stdio, initialize and tools/list are answered from the snapshot.
+      // Its own sandbox on the same roots (this file's bundled copy of Sandbox only checks them, see
+      // tsup.config.ts). The bin runs nothing else, so it may use the working directory (lstatChildren).
+      create: async () => {
+        const { buildFilesystemServer } = await import("../filesystem/create-filesystem-server.js");
+        const { Sandbox: LoadedSandbox } = await import("../filesystem/sandbox.js");
+        return buildFilesystemServer(LoadedSandbox.create(roots, { exclusiveProcess: true }), limits);
+      },
+      stdioSnapshot: filesystemSnapshot(limits),
       describe: `allowed: ${sandbox.roots.join(", ")}`,
     };
   },

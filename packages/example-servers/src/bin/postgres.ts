@@ -1,15 +1,26 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { UsageError } from "../internal/parse-cli.js";
 import { runServerCli } from "../internal/run-server-cli.js";
+import { postgresSnapshot } from "../internal/stdio-snapshots.js";
 import { VERSION } from "../internal/version.js";
-import { createPostgresServer, describeQueryFailure } from "../postgres/create-postgres-server.js";
-import { DatabaseUrlError, parseDatabaseUrl } from "../postgres/internal/database-url.js";
 import {
-  databaseInternals,
-  openPostgresDatabase,
+  type DatabaseLocation,
+  DatabaseUrlError,
+  parseDatabaseUrl,
+} from "../postgres/internal/database-url.js";
+import {
   POSTGRES_HARD_MAX_ROWS,
   type PostgresDatabaseOptions,
   resolvePostgresOptions,
-} from "../postgres/open-postgres-database.js";
+} from "../postgres/postgres-options.js";
+
+/** What the start-up line says about the database, without connection details. */
+function describeLocation(location: DatabaseLocation): string {
+  if (location.kind === "postgres") return "PostgreSQL (DATABASE_URL)";
+  return location.dataDir !== undefined
+    ? "embedded PGlite (data directory)"
+    : "embedded PGlite (in memory, sample schema)";
+}
 
 function intOption(name: string, value: string | undefined, max: number): number | undefined {
   if (value === undefined) return undefined;
@@ -76,13 +87,39 @@ await runServerCli({
     if (options.maxRowsLimit !== undefined && options.maxRowsLimit < 1000) {
       options.defaultMaxRows = options.maxRowsLimit;
     }
+    let resolved: ReturnType<typeof resolvePostgresOptions>;
     try {
-      resolvePostgresOptions(options);
+      resolved = resolvePostgresOptions(options);
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
+    if (request.transport === "stdio") {
+      // One client: its server opens the database on the first tool call (pg, PGlite and the SQL parser
+      // load then), so initialize and tools/list are answered at once; an unreachable database is that
+      // call's tool error, as for every later call.
+      let server: McpServer | undefined;
+      let closeOwnDatabase: ((server: McpServer) => Promise<void>) | undefined;
+      return {
+        create: async () => {
+          const loaded = await import("../postgres/create-postgres-server.js");
+          closeOwnDatabase = loaded.closeOwnDatabase;
+          server = loaded.createPostgresServer(options);
+          return server;
+        },
+        describe: `database: ${describeLocation(resolved.location)}`,
+        close: async () => {
+          if (server) await closeOwnDatabase?.(server);
+        },
+        stdioSnapshot: postgresSnapshot(resolved.limits),
+      };
+    }
+    // HTTP: one database shared by every session, opened now; an unreachable one fails the start.
+    const [{ createPostgresServer, describeQueryFailure }, { databaseInternals, openPostgresDatabase }] =
+      await Promise.all([
+        import("../postgres/create-postgres-server.js"),
+        import("../postgres/open-postgres-database.js"),
+      ]);
     const database = await openPostgresDatabase(options);
-    // Fail at start-up, with a message free of connection details, if the database cannot be reached.
     const probe = await databaseInternals(database).runTrusted("SELECT 1", [], 1);
     if (!probe.ok) {
       await database.close();

@@ -1,6 +1,6 @@
 import { runServerCli } from "../internal/run-server-cli.js";
+import { sequentialThinkingSnapshot } from "../internal/stdio-snapshots.js";
 import { VERSION } from "../internal/version.js";
-import { createSequentialThinkingServer } from "../sequential-thinking/create-sequential-thinking-server.js";
 
 await runServerCli({
   bin: "agentforge-sequential-thinking",
@@ -11,6 +11,13 @@ await runServerCli({
     "Set DISABLE_THOUGHT_LOGGING=true to stop logging thoughts on stderr.",
   ],
   async prepare() {
-    return { create: () => createSequentialThinkingServer() };
+    return {
+      // Loaded on first need: over stdio, initialize and tools/list are answered from the snapshot.
+      create: async () =>
+        (
+          await import("../sequential-thinking/create-sequential-thinking-server.js")
+        ).createSequentialThinkingServer(),
+      stdioSnapshot: sequentialThinkingSnapshot(),
+    };
   },
 });

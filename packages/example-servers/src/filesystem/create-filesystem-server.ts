@@ -5,11 +5,20 @@ import { z } from "zod";
 import { LazyJsonSchemaValidator } from "../internal/lazy-json-schema-validator.js";
 import { VERSION } from "../internal/version.js";
 import { directoryTree } from "./directory-tree.js";
+import {
+  DEFAULT_MAX_MEDIA_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type FilesystemLimits,
+  filesystemLimits,
+  readMediaFileDescription,
+} from "./filesystem-limits.js";
 import { listDirectory, listDirectoryWithSizes } from "./list-directory.js";
 import { NotTextError, readAll, readText, type TextSelection } from "./read-text.js";
 import { formatCount, formatLimit, formatSize, jsonSize, ResponseBudget } from "./response-budget.js";
 import { describeErrno, type ResolvedPath, Sandbox, SandboxError, showPath } from "./sandbox.js";
 import { searchFiles } from "./search-files.js";
+
+export { DEFAULT_MAX_MEDIA_BYTES, DEFAULT_MAX_RESPONSE_BYTES, type FilesystemLimits, filesystemLimits };
 
 /** Options of `createFilesystemServer`. */
 export interface FilesystemServerOptions {
@@ -22,39 +31,6 @@ export interface FilesystemServerOptions {
   maxResponseBytes?: number;
   /** Largest file `read_media_file` returns, in bytes before base64 (default 2 MiB). */
   maxMediaBytes?: number;
-}
-
-/** Default of `maxResponseBytes`. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
-/** Default of `maxMediaBytes`. */
-export const DEFAULT_MAX_MEDIA_BYTES = 2 * 1024 * 1024;
-
-/** The limits a filesystem server applies, validated. */
-export interface FilesystemLimits {
-  maxResponseBytes: number;
-  maxMediaBytes: number;
-}
-
-/** Validate the size options (whole numbers within sane bounds); throws an Error naming the option. */
-export function filesystemLimits(options: Partial<FilesystemLimits> = {}): FilesystemLimits {
-  const check = (name: keyof FilesystemLimits, value: number | undefined, fallback: number, min: number) => {
-    if (value === undefined) return fallback;
-    if (
-      typeof value !== "number" ||
-      !Number.isSafeInteger(value) ||
-      value < min ||
-      value > 512 * 1024 * 1024
-    ) {
-      throw new Error(
-        `${name} must be a whole number of bytes from ${min} to 536870912, got ${String(value)}`,
-      );
-    }
-    return value;
-  };
-  return {
-    maxResponseBytes: check("maxResponseBytes", options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 4096),
-    maxMediaBytes: check("maxMediaBytes", options.maxMediaBytes, DEFAULT_MAX_MEDIA_BYTES, 1),
-  };
 }
 
 const MIME_TYPES: Record<string, string> = {
@@ -215,9 +191,7 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
     "read_media_file",
     {
       title: "Read Media File",
-      description:
-        "Read a file inside the allowed directories and return it base64-encoded with its MIME type: images and audio as image/audio content, " +
-        `anything else as an embedded resource. Files over ${formatLimit(limits.maxMediaBytes)} are refused.`,
+      description: readMediaFileDescription(limits.maxMediaBytes),
       inputSchema: { path: z.string().describe("File to read") },
       outputSchema: {
         content: z.array(

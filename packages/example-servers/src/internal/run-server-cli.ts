@@ -1,9 +1,10 @@
 // The main() of every server bin: parse flags, serve stdio or HTTP, shut down cleanly.
+// It loads the SDK only when needed: over stdio, a bin with a snapshot answers initialize and tools/list
+// from it and loads the SDK and its tools at the first other message (see serve-stdio-lazily.ts).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { serveHttp } from "../serve-http.js";
-import { serveStdio } from "../serve-stdio.js";
 import { httpLimitsFromEnv } from "./http-env.js";
 import { type CliRequest, type CliSpec, parseCli, UsageError, usage } from "./parse-cli.js";
+import { type StdioSnapshot, serveStdioLazily } from "./serve-stdio-lazily.js";
 
 /** What a bin prepares from its arguments before serving. */
 export interface PreparedServer {
@@ -13,6 +14,11 @@ export interface PreparedServer {
   describe?: string;
   /** Releases what `prepare` acquired (pools, embedded databases). */
   close?: () => Promise<void>;
+  /**
+   * What the stdio front answers before `create` is called (initialize, tools/list). Without it, stdio
+   * loads the server at start.
+   */
+  stdioSnapshot?: StdioSnapshot;
 }
 
 export interface ServerCliSpec extends CliSpec {
@@ -72,7 +78,16 @@ export async function runServerCli(
   const banner = `${spec.bin} ${spec.version}`;
   try {
     if (request.transport === "stdio") {
-      const handle = await serveStdio(await prepared.create());
+      const { stdioSnapshot } = prepared;
+      const handle = stdioSnapshot
+        ? serveStdioLazily(stdioSnapshot, async (input) => {
+            const [{ StdioServerTransport }, server] = await Promise.all([
+              import("./sdk-stdio.js"),
+              prepared.create(),
+            ]);
+            return { server, transport: new StdioServerTransport(input, process.stdout) };
+          })
+        : await (await import("../serve-stdio.js")).serveStdio(await prepared.create());
       closeServing = () => handle.close();
       process.stderr.write(
         `${banner}: ready on stdio${prepared.describe ? ` (${prepared.describe})` : ""}\n`,
@@ -85,6 +100,7 @@ export async function runServerCli(
     const hosts = process.env.MCP_ALLOWED_HOSTS?.split(",")
       .map((h) => h.trim())
       .filter(Boolean);
+    const { serveHttp } = await import("../serve-http.js");
     const handle = await serveHttp(prepared.create, {
       host: request.host,
       port: request.port,

@@ -12,6 +12,7 @@ import {
   type PostgresQueryOutcome,
   resolvePostgresOptions,
 } from "./open-postgres-database.js";
+import { executeQueryDescription, maxRowsDescription } from "./postgres-options.js";
 
 /** Options of `createPostgresServer`. */
 export interface PostgresServerOptions extends PostgresDatabaseOptions {
@@ -21,6 +22,17 @@ export interface PostgresServerOptions extends PostgresDatabaseOptions {
    * on first use and closes it when the server closes.
    */
   database?: PostgresDatabase;
+}
+
+/** Servers that opened their own database (no `database` option) → how to close it, awaited. */
+const ownDatabases = new WeakMap<McpServer, () => Promise<void>>();
+
+/**
+ * Close the database a server opened for itself, if it opened one (internal: the bin awaits it at exit,
+ * so an embedded engine stops cleanly). Servers given a `database` have nothing to close.
+ */
+export async function closeOwnDatabase(server: McpServer): Promise<void> {
+  await ownDatabases.get(server)?.();
 }
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -104,10 +116,14 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
 
   const server = new McpServer({ name: "agentforge-postgres", version: VERSION });
   if (!shared) {
+    const closeDatabase = async () => {
+      if (opening) await opening.then((db) => db.close()).catch(() => undefined);
+    };
+    ownDatabases.set(server, closeDatabase);
     const previous = server.server.onclose;
     server.server.onclose = () => {
       previous?.();
-      if (opening) void opening.then((db) => db.close()).catch(() => undefined);
+      void closeDatabase();
     };
   }
 
@@ -218,13 +234,7 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
     "execute_query",
     {
       title: "Execute a read-only query",
-      description: [
-        "Runs one read-only SQL query (SELECT, VALUES, TABLE, UNION/INTERSECT/EXCEPT, EXPLAIN [ANALYZE] of those, SHOW) and returns",
-        '{"columns":[{"name","type"}],"rows":[[...]],"rowCount","truncated"}. Rows are arrays in column order.',
-        "Use $1, $2, ... placeholders with params instead of inlining values.",
-        "bigint and numeric come back as strings, json/jsonb as nested JSON, timestamps as ISO 8601, intervals as ISO 8601 durations, bytea as \\x hex.",
-        `Writes, locks, data-modifying CTEs and side-effecting functions are refused; each query runs in a read-only transaction that is rolled back, with a ${limits.statementTimeoutMs} ms timeout.`,
-      ].join(" "),
+      description: executeQueryDescription(limits),
       inputSchema: {
         sql: z.string().min(1).describe("one read-only SQL statement"),
         params: z
@@ -238,7 +248,7 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
           .min(1)
           .max(limits.maxRowsLimit)
           .default(limits.defaultMaxRows)
-          .describe(`most rows returned (default ${limits.defaultMaxRows}, at most ${limits.maxRowsLimit})`),
+          .describe(maxRowsDescription(limits)),
       },
       annotations: READ_ONLY,
     },

@@ -2,40 +2,15 @@
 // pool to PostgreSQL, or to the embedded PGlite), the read-only runner, and `query()` = all four layers.
 import { checkReadOnlySqlLoaded, loadSqlParser, type ReadOnlyRule } from "./check-read-only-sql.js";
 import { type Backend, createPGliteBackend, createPostgresBackend } from "./internal/backend.js";
-import { DatabaseUrlError, parseDatabaseUrl } from "./internal/database-url.js";
 import { ReadOnlyRunner, type RunnerLimits } from "./internal/read-only-runner.js";
 import { SAMPLE_SCHEMA_SQL } from "./internal/sample-schema.js";
+import {
+  POSTGRES_HARD_MAX_ROWS,
+  type PostgresDatabaseOptions,
+  resolvePostgresOptions,
+} from "./postgres-options.js";
 
-/** The hard cap of `max_rows` (and the highest `maxRowsLimit`). */
-export const POSTGRES_HARD_MAX_ROWS = 10_000;
-
-/** Options of `openPostgresDatabase` (and of `createPostgresServer`). */
-export interface PostgresDatabaseOptions {
-  /**
-   * `postgres://…` / `postgresql://…`, `pglite:///path/to/dir` (a persistent PGlite directory) or
-   * `pglite://` (in memory). Default: an in-memory PGlite seeded with the sample schema. The bin reads it
-   * from `DATABASE_URL`.
-   */
-  url?: string;
-  /** `SET LOCAL statement_timeout` of every query, ms (default 5000). */
-  statementTimeoutMs?: number;
-  /** `SET LOCAL lock_timeout`, ms (default 2000). */
-  lockTimeoutMs?: number;
-  /** `SET LOCAL idle_in_transaction_session_timeout`, ms (default 10000). */
-  idleInTransactionTimeoutMs?: number;
-  /** Default `max_rows` of `execute_query` (default 1000). */
-  defaultMaxRows?: number;
-  /** Highest `max_rows` a caller may ask for (default and maximum 10,000). */
-  maxRowsLimit?: number;
-  /** Most characters the JSON of one result may have; rows past it are cut (default 4,000,000). */
-  maxResultChars?: number;
-  /** Pooled connections (default 4; 2 for PGlite, which runs one query at a time anyway). */
-  poolSize?: number;
-  /** In-memory PGlite only: seed the sample schema (default true). */
-  sampleSchema?: boolean;
-  /** PGlite only: SQL run when the embedded engine starts, after the sample schema (your own demo data). */
-  initSql?: string;
-}
+export { POSTGRES_HARD_MAX_ROWS, type PostgresDatabaseOptions, resolvePostgresOptions };
 
 /** One column of a query result. */
 export interface PostgresColumn {
@@ -103,55 +78,6 @@ export function databaseInternals(database: PostgresDatabase): PostgresDatabaseI
   const found = internals.get(database);
   if (!found) throw new TypeError("database must come from openPostgresDatabase()");
   return found;
-}
-
-function positiveInt(
-  options: PostgresDatabaseOptions,
-  field: keyof PostgresDatabaseOptions,
-  fallback: number,
-) {
-  const value = options[field];
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    throw new RangeError(`${field} must be a positive integer, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-/** Check the options and resolve their defaults (throws RangeError/TypeError naming the field). */
-export function resolvePostgresOptions(options: PostgresDatabaseOptions) {
-  const maxRowsLimit = positiveInt(options, "maxRowsLimit", POSTGRES_HARD_MAX_ROWS);
-  if (maxRowsLimit > POSTGRES_HARD_MAX_ROWS) {
-    throw new RangeError(`maxRowsLimit must be at most ${POSTGRES_HARD_MAX_ROWS}, got ${maxRowsLimit}`);
-  }
-  const defaultMaxRows = positiveInt(options, "defaultMaxRows", Math.min(1000, maxRowsLimit));
-  if (defaultMaxRows > maxRowsLimit) {
-    throw new RangeError(
-      `defaultMaxRows must be at most maxRowsLimit (${maxRowsLimit}), got ${defaultMaxRows}`,
-    );
-  }
-  let location: ReturnType<typeof parseDatabaseUrl>;
-  try {
-    location = parseDatabaseUrl(options.url);
-  } catch (error) {
-    if (error instanceof DatabaseUrlError) throw new TypeError(error.message);
-    throw error;
-  }
-  if (location.kind === "postgres" && options.initSql !== undefined) {
-    throw new TypeError("initSql only applies to an embedded PGlite database (url pglite://... or none)");
-  }
-  return {
-    location,
-    limits: {
-      statementTimeoutMs: positiveInt(options, "statementTimeoutMs", 5000),
-      lockTimeoutMs: positiveInt(options, "lockTimeoutMs", 2000),
-      idleInTransactionTimeoutMs: positiveInt(options, "idleInTransactionTimeoutMs", 10_000),
-      defaultMaxRows,
-      maxRowsLimit,
-      maxResultChars: positiveInt(options, "maxResultChars", 4_000_000),
-      poolSize: positiveInt(options, "poolSize", location.kind === "pglite" ? 2 : 4),
-    },
-  };
 }
 
 function toOutcome(outcome: Awaited<ReturnType<ReadOnlyRunner["run"]>>): PostgresQueryOutcome {

@@ -19,9 +19,14 @@ afterEach(async () => {
   await stopAll();
 });
 
+// Over stdio an embedded engine starts on the first call: on a busy machine that takes over a minute.
 const query = async (client: Client, sql: string, params?: unknown[]) =>
   jsonOf<QueryJson>(
-    await client.callTool({ name: "execute_query", arguments: { sql, ...(params ? { params } : {}) } }),
+    await client.callTool(
+      { name: "execute_query", arguments: { sql, ...(params ? { params } : {}) } },
+      undefined,
+      { timeout: 170_000 },
+    ),
   );
 
 describe("agentforge-postgres with no DATABASE_URL (embedded PGlite, sample schema)", () => {
@@ -34,7 +39,9 @@ describe("agentforge-postgres with no DATABASE_URL (embedded PGlite, sample sche
       "list_schemas",
       "list_tables",
     ]);
-    const tables = await client.callTool({ name: "list_tables", arguments: {} });
+    const tables = await client.callTool({ name: "list_tables", arguments: {} }, undefined, {
+      timeout: 170_000,
+    });
     expect((tables.structuredContent as { tables: { name: string }[] }).tables.map((t) => t.name)).toEqual([
       "customers",
       "order_items",
@@ -79,6 +86,33 @@ describe("agentforge-postgres with no DATABASE_URL (embedded PGlite, sample sche
   it("exits promptly when stdin closes, and on SIGTERM, stopping the embedded engine", async () => {
     const bin = await startBin("postgres", []);
     expect(bin.stderr()).toContain("ready on stdio (database: embedded PGlite (in memory, sample schema))");
+    // Over stdio the engine starts on the first call: make one, so that there is an engine to stop.
+    let stdout = "";
+    bin.child.stdout?.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    const line = (message: object) => `${JSON.stringify(message)}\n`;
+    bin.child.stdin?.write(
+      line({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "e2e", version: "1" },
+        },
+      }) +
+        line({ jsonrpc: "2.0", method: "notifications/initialized" }) +
+        line({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "execute_query", arguments: { sql: "SELECT 1" } },
+        }),
+    );
+    await expect.poll(() => stdout.includes('"id":2'), { timeout: 170_000 }).toBe(true);
+    expect(stdout).toContain('\\"rowCount\\":1');
     const exited = new Promise<number | null>((resolve) => bin.child.once("exit", (code) => resolve(code)));
     // It ends by itself with code 0 (how fast is a figure of `pnpm bench`, not of a test on a busy machine).
     bin.child.stdin?.end();
@@ -164,14 +198,30 @@ describe("agentforge-postgres start-up errors", () => {
     expect(result.stdout).toBe("");
   });
 
-  it("an unreachable database: exit code 1, no host, port, user or password", async () => {
-    const result = await runBin("postgres", [], {
+  it("an unreachable database over HTTP: exit code 1 at start, no host, port, user or password", async () => {
+    const result = await runBin("postgres", ["--http"], {
       DATABASE_URL: "postgres://alice:hunter2-pw@127.0.0.1:1/shop",
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       "agentforge-postgres: cannot start: Database unavailable: cannot reach the database (ECONNREFUSED)\n",
     );
+  });
+
+  it("an unreachable database over stdio: tools are listed, each call is a tool error without secrets", async () => {
+    // Over stdio the database is opened on the first call (cold start), so the failure is that call's.
+    const client = track(
+      await connectStdio("postgres", [], { DATABASE_URL: "postgres://alice:hunter2-pw@127.0.0.1:1/shop" }),
+    );
+    expect((await client.listTools()).tools).toHaveLength(4);
+    for (const call of [
+      { name: "execute_query", arguments: { sql: "SELECT 1" } },
+      { name: "list_tables", arguments: {} },
+    ]) {
+      const result = await client.callTool(call);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe("Database unavailable: cannot reach the database (ECONNREFUSED)");
+    }
   });
 
   it("--help, --version and bad option values", async () => {
