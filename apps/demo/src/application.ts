@@ -13,11 +13,18 @@ import {
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_DEFINITION_CHANGED,
   type MCPRejectedServer,
+  type MCPToolCallClient,
   MCPToolExecutor,
+  type MCPTracer,
   registerDiscovered,
   syncRegistry,
 } from "@agentforge/agent-runtime";
-import { discoverAll, MCPClientManager, type MCPDiscoveryResult } from "@agentforge/mcp-client";
+import {
+  discoverAll,
+  MCPClientManager,
+  type MCPConfigChanges,
+  type MCPDiscoveryResult,
+} from "@agentforge/mcp-client";
 import type { MCPConfig } from "@agentforge/mcp-config";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
@@ -58,29 +65,144 @@ export interface ApplicationOptions {
   servers?: readonly string[];
   /** Discover tools at start (default true). */
   discover?: boolean;
+  /** One span per tool call (`agentforge serve|docs --otel`); default none. */
+  tracer?: MCPTracer;
+  /**
+   * Where audit lines go (e.g. the run repository's `appendAudit`); default `<stateDir>/audit.jsonl`.
+   * A sink that fails loses that line, never the call.
+   */
+  audit?: (entry: Record<string, unknown>) => Promise<void> | void;
+  /**
+   * Folder of the servers' `<server>.stderr.log` files. Default `<stateDir>/logs/mcp/<pid>`: one folder
+   * per process, so two processes sharing a state folder never truncate each other's live logs.
+   */
+  logDir?: string;
+}
+
+/**
+ * The policy every executor of an Application consults: the permissions of the roster loaded last. A
+ * reload swaps the grants underneath, so a run going on decides its next call with the new file.
+ */
+class ReloadablePolicy extends MCPPermissionPolicy {
+  #current: MCPPermissionPolicy;
+
+  constructor(current: MCPPermissionPolicy) {
+    super({});
+    this.#current = current;
+  }
+
+  /** Use these grants from now on. */
+  swap(next: MCPPermissionPolicy): void {
+    this.#current = next;
+  }
+
+  override decide(agent: string, identity: string) {
+    return this.#current.decide(agent, identity);
+  }
+
+  override agents(): string[] {
+    return this.#current.agents();
+  }
+
+  override toJSON() {
+    return this.#current.toJSON();
+  }
+}
+
+/** What `Application.reload` did: the manager's changes plus the servers listed again. */
+export interface ApplicationReload {
+  /** Servers added, removed, changed (restarted) and left as they were. */
+  changes: MCPConfigChanges;
+  /** Added or changed enabled servers that could not list their tools (name → first line of the error). */
+  failed: Record<string, string>;
 }
 
 /** The wired MCP stack of the app. Call `shutdown()` to end every server it started. */
 export class Application {
-  readonly #audit: WriteStream;
+  readonly #audit: AuditWriter;
   readonly #stopSync: () => void;
   readonly #stopPins: () => void;
+  readonly #policy: ReloadablePolicy;
+  readonly #tracer: MCPTracer | undefined;
+  #config: MCPConfig;
 
   private constructor(
-    readonly config: MCPConfig,
+    config: MCPConfig,
     readonly manager: MCPClientManager,
     readonly registry: MCPToolRegistry,
-    readonly policy: MCPPermissionPolicy,
+    policy: ReloadablePolicy,
     readonly executor: MCPToolExecutor,
     readonly stateDir: string,
+    /** Folder of this process's `<server>.stderr.log` files. */
+    readonly logDir: string,
     readonly discovery: MCPDiscoveryResult | undefined,
-    audit: WriteStream,
+    audit: AuditWriter,
     stopSync: () => void,
     stopPins: () => void,
+    tracer: MCPTracer | undefined,
   ) {
+    this.#config = config;
+    this.#policy = policy;
     this.#audit = audit;
     this.#stopSync = stopSync;
     this.#stopPins = stopPins;
+    this.#tracer = tracer;
+  }
+
+  /** The roster loaded last (at start, or by `reload`). */
+  get config(): MCPConfig {
+    return this.#config;
+  }
+
+  /** The permission policy of the roster loaded last (consulted on every call, by every executor). */
+  get policy(): MCPPermissionPolicy {
+    return this.#policy;
+  }
+
+  /**
+   * An executor of its own for one run, over the shared manager, registry and policy: its events are
+   * that run's only (the audit trail gets them too). `client` wraps the manager (e.g. the run's
+   * workspace guard). Call `dispose()` when the run ends.
+   */
+  runExecutor(client: MCPToolCallClient = this.manager): MCPToolExecutor {
+    const executor = new MCPToolExecutor({
+      clientManager: client,
+      registry: this.registry,
+      policy: this.#policy,
+      ...(this.#tracer ? { tracer: this.#tracer } : {}),
+    });
+    auditExecutor(executor, this.#audit);
+    return executor;
+  }
+
+  /**
+   * Apply a roster loaded again (`reload`): only servers whose entry changed restart, removed ones end
+   * (their tools leave the registry), added and changed enabled servers are listed again, and the
+   * permissions of the new file apply to the next call of every run.
+   */
+  async reload(config: MCPConfig): Promise<ApplicationReload> {
+    const policy = MCPPermissionPolicy.fromConfig(config, {
+      pinToolDefinitions: true,
+      registry: this.registry,
+    });
+    const changes = await this.manager.applyConfig(config.servers);
+    this.#config = config;
+    this.#policy.swap(policy);
+    for (const name of changes.removed) this.registry.replaceServer(name, []);
+    const failed: Record<string, string> = {};
+    const relist = [...changes.added, ...changes.changed].filter(
+      (name) => config.servers.find((s) => s.name === name)?.enabled,
+    );
+    await Promise.all(
+      relist.map(async (name) => {
+        try {
+          this.registry.replaceServer(name, await this.manager.listTools(name));
+        } catch (error) {
+          failed[name] = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+        }
+      }),
+    );
+    return { changes, failed };
   }
 
   /** Servers whose tool list the registry rejected (e.g. a tool name listed twice): none of their tools are callable. */
@@ -94,9 +216,10 @@ export class Application {
     mkdirSync(stateDir, { recursive: true });
     const wanted = options.servers ? new Set(options.servers) : undefined;
     const configs = wanted ? config.servers.filter((s) => wanted.has(s.name)) : config.servers;
+    const logDir = options.logDir ?? join(stateDir, "logs", "mcp", String(process.pid));
     const manager = new MCPClientManager(configs, {
       env: options.env ?? process.env,
-      logDir: join(stateDir, "logs", "mcp"),
+      logDir,
       // OAuth logins made with `agentforge mcp login` live in the state folder. The app itself never
       // waits for a browser: a server that needs a login is reported as such (AUTH_REQUIRED).
       tokenStore: appTokenStore(stateDir),
@@ -106,30 +229,28 @@ export class Application {
     // Pins survive a restart: a run resumed in a new process still detects a definition that changed.
     const approvalsFile = join(stateDir, APPROVALS_FILE);
     restoreApprovals(registry, approvalsFile);
-    const policy = MCPPermissionPolicy.fromConfig(config, { pinToolDefinitions: true, registry });
-    const executor = new MCPToolExecutor({ clientManager: manager, registry, policy });
-    const audit = createWriteStream(join(stateDir, "audit.jsonl"), { flags: "a" });
-    // The audit trail: who called what, how it ended, how long it took. Never arguments or results.
-    for (const name of [MCP_TOOL_CALL_COMPLETED, MCP_TOOL_CALL_FAILED] as const) {
-      executor.events.on(name, (event) => {
-        const { tool, server, agent, callId, outcome, durationMs, errorCode, timestamp } = event;
-        audit.write(
-          `${JSON.stringify({ at: timestamp, event: name, tool, server, agent, callId, outcome, durationMs, errorCode })}\n`,
-        );
-      });
-    }
-    executor.events.on(MCP_TOOL_DEFINITION_CHANGED, (event) => {
-      audit.write(
-        `${JSON.stringify({ at: event.timestamp, event: MCP_TOOL_DEFINITION_CHANGED, tool: event.tool, server: event.server })}\n`,
-      );
+    const policy = new ReloadablePolicy(
+      MCPPermissionPolicy.fromConfig(config, { pinToolDefinitions: true, registry }),
+    );
+    const executor = new MCPToolExecutor({
+      clientManager: manager,
+      registry,
+      policy,
+      ...(options.tracer ? { tracer: options.tracer } : {}),
     });
+    const audit = auditWriter(join(stateDir, "audit.jsonl"), options.audit);
+    auditExecutor(executor, audit);
     // A server whose tool list the registry refuses (a name listed twice, a name another server owns)
     // loses its tools, with an audit line — whichever path handed the list over; the rest of the roster
     // works on.
     const stopAuditRejected = registry.on("serverRejected", ({ serverName, error, rejectedAt }) => {
-      audit.write(
-        `${JSON.stringify({ at: rejectedAt, event: "MCP_SERVER_TOOLS_REJECTED", server: serverName, errorCode: error.code, message: error.message })}\n`,
-      );
+      audit.write({
+        at: rejectedAt,
+        event: "MCP_SERVER_TOOLS_REJECTED",
+        server: serverName,
+        errorCode: error.code,
+        message: error.message,
+      });
     });
     const stopRegistrySync = syncRegistry(manager, registry);
     const stopSync = () => {
@@ -152,10 +273,12 @@ export class Application {
       policy,
       executor,
       stateDir,
+      logDir,
       discovery,
       audit,
       stopSync,
       stopPins,
+      options.tracer,
     );
   }
 
@@ -174,8 +297,64 @@ export class Application {
     writeApprovals(this.registry, join(this.stateDir, APPROVALS_FILE));
     this.executor.dispose();
     await this.manager.closeAll();
-    await new Promise<void>((done) => this.#audit.end(done));
+    await this.#audit.end();
   }
+}
+
+/** Writes audit lines: to the file, or to the given sink. */
+interface AuditWriter {
+  write(entry: Record<string, unknown>): void;
+  end(): Promise<void>;
+}
+
+function auditWriter(
+  file: string,
+  sink: ((entry: Record<string, unknown>) => Promise<void> | void) | undefined,
+): AuditWriter {
+  if (sink) {
+    let pending: Promise<unknown> = Promise.resolve();
+    return {
+      write(entry) {
+        pending = pending.then(() => sink(entry)).catch(() => undefined);
+      },
+      end: () => pending.then(() => undefined),
+    };
+  }
+  const stream: WriteStream = createWriteStream(file, { flags: "a" });
+  return {
+    write(entry) {
+      if (stream.writable) stream.write(`${JSON.stringify(entry)}\n`);
+    },
+    end: () => new Promise<void>((done) => stream.end(done)),
+  };
+}
+
+/** The audit trail of an executor: who called what, how it ended, how long it took. Never arguments or results. */
+function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
+  for (const name of [MCP_TOOL_CALL_COMPLETED, MCP_TOOL_CALL_FAILED] as const) {
+    executor.events.on(name, (event) => {
+      const { tool, server, agent, callId, outcome, durationMs, errorCode, timestamp } = event;
+      audit.write({
+        at: timestamp,
+        event: name,
+        tool,
+        server,
+        agent,
+        callId,
+        outcome,
+        durationMs,
+        errorCode,
+      });
+    });
+  }
+  executor.events.on(MCP_TOOL_DEFINITION_CHANGED, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOL_DEFINITION_CHANGED,
+      tool: event.tool,
+      server: event.server,
+    });
+  });
 }
 
 function restoreApprovals(registry: MCPToolRegistry, file: string): void {

@@ -13,7 +13,7 @@ const HELP = `agentforge ${VERSION} — governed MCP tools for LLM agents (demo 
 Commands:
   docs <folder>        document a folder with the Documentation agent (offline by default)
   resume <run-id>      continue a saved docs run in this process
-  mcp <verb>           the MCP roster: list, inspect, tools, test, health, refresh
+  mcp <verb>           the MCP roster: list, inspect, tools, test, health, refresh, reconnect, reload
   serve                the REST API (/api/v1) and the /mcp dashboard page
 
 ${DOCS_USAGE}
@@ -68,7 +68,7 @@ async function exitCodeOf(error: unknown): Promise<number> {
     (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"));
   if (usage) return 2;
   // Loaded on this error path only, so that `--help` and usage mistakes never load the config package.
-  const { MCPError } = await import("@agentforge/mcp-config");
+  const { MCPError } = await import("@agentforge/mcp-config/core");
   const config =
     MCPError.isInstance(error) && (error.code.startsWith("CONFIG_") || error.code === "RUN_CONFIG_MISMATCH");
   return config ? 2 : 1;

@@ -27,6 +27,7 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
       "pause-after": { type: "string" },
       config: { type: "string" },
       "state-dir": { type: "string" },
+      otel: { type: "boolean" },
     },
   });
   if (positionals.length !== 1) {
@@ -58,6 +59,11 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
       }
     },
   };
+  // Tracing (OTLP with --otel or OTEL_* variables, LangSmith with LANGSMITH_*): loads nothing when off.
+  const { startTracing } = await import("../service/tracing.js");
+  const tracing = await startTracing({ env: process.env, ...(values.otel ? { otel: true } : {}) });
+  for (const note of tracing.notes) progress.note(note);
+  if (tracing.tracer) options.tracer = tracing.tracer;
   try {
     // Loaded here, not at the top: LangChain and the providers only load when a run starts.
     const { runDocs } = await import("../docs/run-docs.js");
@@ -89,5 +95,6 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
   } finally {
     process.off("SIGINT", onSigint);
     progress.done();
+    await tracing.shutdown();
   }
 }

@@ -11,6 +11,7 @@ export function parseMCPArgs(argv: string[]) {
       config: { type: "string" },
       "state-dir": { type: "string" },
       json: { type: "boolean" },
+      url: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

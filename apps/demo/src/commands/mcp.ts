@@ -1,7 +1,7 @@
-// `agentforge mcp list|inspect|tools|test|health|refresh`: the MCP roster from the command line.
+// `agentforge mcp list|inspect|tools|test|health|refresh|reconnect|reload`: the MCP roster from the command line.
 // Exit codes: 0 ok, 1 something unhealthy or failed, 2 usage or config error (thrown to cli.ts).
 import { UsageError } from "../internal/usage-error.js";
-import type { MCPManagementOptions } from "../mcp/mcp-management.js";
+import type { MCPManagementOptions, ReconnectView, ReloadView } from "../mcp/mcp-management.js";
 import type {
   ErrorView,
   HealthReport,
@@ -22,12 +22,13 @@ import {
   wantsColor,
 } from "../mcp/terminal-output.js";
 import { UnknownServerError } from "../mcp/unknown-server-error.js";
+import { API_TOKEN_VARIABLE } from "../server/request-guard.js";
 import { parseMCPArgs } from "./mcp-args.js";
 import { MCP_USAGE } from "./usage.js";
 
 export { MCP_USAGE };
 
-const VERBS = ["list", "inspect", "tools", "test", "health", "refresh"] as const;
+const VERBS = ["list", "inspect", "tools", "test", "health", "refresh", "reconnect", "reload"] as const;
 type Verb = (typeof VERBS)[number];
 
 const ARITY: Record<Verb, [min: number, max: number, usage: string]> = {
@@ -37,6 +38,8 @@ const ARITY: Record<Verb, [min: number, max: number, usage: string]> = {
   test: [1, 1, "mcp test <name>"],
   health: [0, 1, "mcp health [<name>]"],
   refresh: [0, 0, "mcp refresh"],
+  reconnect: [1, 1, "mcp reconnect <name>"],
+  reload: [0, 0, "mcp reload [--url URL]"],
 };
 
 interface Output {
@@ -78,13 +81,15 @@ export async function mcpCommand(argv: string[]): Promise<number> {
       redact: (text) => text,
     };
     if (verb === "list") return await list(options, out);
+    if (verb === "reload") return await reload(options, values.url, out);
+    if (values.url !== undefined) throw new UsageError("--url is an option of mcp reload only");
     const { MCPManagement } = await import("../mcp/mcp-management.js");
     const management = await MCPManagement.open(options);
     out.redact = (text) => management.redactor.redact(text);
     try {
       const name = args[0];
       if (name !== undefined) management.server(name);
-      switch (verb as Exclude<Verb, "list">) {
+      switch (verb as Exclude<Verb, "list" | "reload">) {
         case "inspect":
           return inspect(await management.inspect(name as string, { connect: true }), out);
         case "tools":
@@ -95,6 +100,8 @@ export async function mcpCommand(argv: string[]): Promise<number> {
           return health(await management.checkAll(name === undefined ? undefined : [name]), out);
         case "refresh":
           return refresh(await management.refresh(), out);
+        case "reconnect":
+          return reconnect(await management.reconnect(name as string), out);
       }
     } finally {
       await management.close();
@@ -110,7 +117,7 @@ async function jsonError(error: unknown): Promise<Record<string, unknown>> {
   if (error instanceof UnknownServerError) return { code: "SERVER_NOT_FOUND", message, known: error.known };
   if (error instanceof UsageError) return { code: "USAGE", message };
   // Loaded on this error path only: the config package (and zod) stay out of `mcp --help`.
-  const { MCPError } = await import("@agentforge/mcp-config");
+  const { MCPError } = await import("@agentforge/mcp-config/core");
   if (MCPError.isInstance(error)) return { code: error.code, message };
   if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) {
     return { code: "USAGE", message };
@@ -151,8 +158,9 @@ async function list(options: MCPManagementOptions, out: Output): Promise<number>
       healthCell(s.health),
       shortTime(s.health?.checkedAt),
       s.toolCount === null ? "-" : String(s.toolCount),
+      s.description ? firstLine(s.description, 60) : { text: "-", style: "dim" },
     ]);
-    return `${formatTable(["NAME", "DISPLAY NAME", "TRANSPORT", "ENABLED", "HEALTH", "CHECKED", "TOOLS"], rows, out.paint)}\n${out.paint("dim", `config: ${result.config}`)}`;
+    return `${formatTable(["NAME", "DISPLAY NAME", "TRANSPORT", "ENABLED", "HEALTH", "CHECKED", "TOOLS", "DESCRIPTION"], rows, out.paint)}\n${out.paint("dim", `config: ${result.config}`)}`;
   });
   return 0;
 }
@@ -217,9 +225,91 @@ function tools(view: ToolsView, out: Output): number {
   return view.servers.every((s) => s.status === "ok") ? 0 : 1;
 }
 
-function firstLine(text: string): string {
+function firstLine(text: string, width = 80): string {
   const line = text.split("\n")[0] ?? "";
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}
+
+function reconnect(view: ReconnectView, out: Output): number {
+  emit(out, view, () => {
+    const pids =
+      view.previousPid !== null || view.pid !== null
+        ? ` (pid ${view.previousPid ?? "-"} → ${view.pid ?? "-"})`
+        : "";
+    const head = `${view.name}: reconnected${pids} — ${healthText(view, out)}`;
+    return view.error ? `${head}\n${errorLines(view.error, out.paint)}` : head;
+  });
+  return view.status === "unhealthy" ? 1 : 0;
+}
+
+/**
+ * \`mcp reload\`: a one-shot process has no running roster to reload, so without --url it checks the file
+ * (exit 2 when it does not load) and lists what a running server would apply; with --url it asks that
+ * \`agentforge serve\` to reload (POST /api/v1/mcp/reload, with AGENTFORGE_API_TOKEN when set).
+ */
+async function reload(options: MCPManagementOptions, url: string | undefined, out: Output): Promise<number> {
+  if (url === undefined) {
+    const { loadMCPConfig } = await import("@agentforge/mcp-config/node");
+    const { SHIPPED_CONFIG } = await import("../shipped-config.js");
+    const { resolve } = await import("node:path");
+    const file = resolve(options.configPath ?? SHIPPED_CONFIG);
+    const config = await loadMCPConfig(file);
+    const view = {
+      configPath: file,
+      valid: true,
+      servers: config.servers.map((s) => ({ name: s.name, enabled: s.enabled, transport: s.transport })),
+      applied: false,
+    };
+    emit(
+      out,
+      view,
+      () =>
+        `${file}: valid, ${view.servers.length} servers (${view.servers
+          .filter((s) => s.enabled)
+          .map((s) => s.name)
+          .join(
+            ", ",
+          )} enabled)\nNothing is running in this process: reload a running server with --url URL, SIGHUP, or agentforge serve --watch-config.`,
+    );
+    return 0;
+  }
+  let target: URL;
+  try {
+    target = new URL("/api/v1/mcp/reload", url);
+  } catch {
+    throw new UsageError(
+      `--url expects the base URL of agentforge serve (e.g. http://127.0.0.1:8080), got "${url}"`,
+    );
+  }
+  const token = process.env[API_TOKEN_VARIABLE];
+  const response = await fetch(target, {
+    method: "POST",
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    const error = (body.error ?? {}) as { code?: string; message?: string };
+    emit(
+      out,
+      body,
+      () => `reload failed: ${error.code ?? response.status}: ${error.message ?? response.statusText}`,
+    );
+    return 1;
+  }
+  const view = body as unknown as ReloadView;
+  emit(out, view, () => {
+    const list = (names: string[]) => (names.length ? names.join(", ") : "-");
+    const failed = Object.entries(view.failed);
+    return [
+      `reloaded ${view.configPath}`,
+      `  added:     ${list(view.added)}`,
+      `  removed:   ${list(view.removed)}`,
+      `  restarted: ${list(view.changed)}`,
+      `  unchanged: ${list(view.unchanged)}`,
+      ...failed.map(([name, message]) => `  ${out.paint("red", name)}: ${message}`),
+    ].join("\n");
+  });
+  return Object.keys(view.failed).length > 0 ? 1 : 0;
 }
 
 function test(view: TestView, out: Output): number {

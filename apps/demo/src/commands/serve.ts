@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../internal/usage-error.js";
 import { ALLOWED_HOSTS_VARIABLE, API_TOKEN_VARIABLE } from "../server/request-guard.js";
+import { databaseUrlFrom } from "../service/database-url.js";
 import { SERVE_USAGE } from "./usage.js";
 
 export { SERVE_USAGE };
@@ -21,6 +22,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
       "state-dir": { type: "string" },
       "allowed-base": { type: "string" },
       "no-check": { type: "boolean" },
+      "max-runs": { type: "string" },
+      "health-interval": { type: "string" },
+      "watch-config": { type: "boolean" },
+      "database-url": { type: "string" },
+      otel: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -37,6 +43,24 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--port expects a port number from 0 to 65535, got "${port}"`);
   const host = values.host ?? "127.0.0.1";
   if (host.trim() === "") throw new UsageError("--host expects an interface address, e.g. 127.0.0.1");
+  const maxRuns = values["max-runs"] ?? "4";
+  if (!/^\d{1,4}$/.test(maxRuns) || Number(maxRuns) < 1 || Number(maxRuns) > 1000)
+    throw new UsageError(`--max-runs expects an integer from 1 to 1000, got "${maxRuns}"`);
+  const healthInterval = values["health-interval"] ?? "30";
+  if (
+    !/^\d{1,6}(\.\d{1,3})?$/.test(healthInterval) ||
+    (Number(healthInterval) !== 0 && Number(healthInterval) < 0.1)
+  )
+    throw new UsageError(
+      `--health-interval expects seconds (0 turns polling off, else at least 0.1), got "${healthInterval}"`,
+    );
+  const database = databaseUrlFrom(values["database-url"], process.env);
+  if (database) {
+    // The PostgreSQL run store is wired by the integrator (apps/demo/src/service/postgres/).
+    throw new UsageError(
+      `${database.source} (${database.redacted}): the PostgreSQL run store is not available in this build; unset it to keep runs in files under the state folder`,
+    );
+  }
   const token = process.env[API_TOKEN_VARIABLE] || undefined;
   const hosts = process.env[ALLOWED_HOSTS_VARIABLE]
     ?.split(",")
@@ -44,6 +68,14 @@ export async function serveCommand(argv: string[]): Promise<number> {
     .filter(Boolean);
   // Loaded here, not at the top: Hono and the whole Application only load when the server starts.
   const { startServer } = await import("../server/start-server.js");
+  // Tracing (helper TR's module): OTLP with --otel or OTEL_* variables, LangSmith with LANGSMITH_*.
+  const { startTracing } = await import("../service/tracing.js");
+  const tracing = await startTracing({
+    env: process.env,
+    serviceName: "agentforge-serve",
+    ...(values.otel ? { otel: true } : {}),
+  });
+  for (const note of tracing.notes) process.stderr.write(`agentforge serve: ${note}\n`);
   const server = await startServer({
     host,
     port: Number(port),
@@ -53,17 +85,34 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ...(token ? { token } : {}),
     ...(hosts?.length ? { allowedHosts: hosts } : {}),
     checkOnStart: values["no-check"] !== true,
+    maxRuns: Number(maxRuns),
+    healthIntervalMs: Math.round(Number(healthInterval) * 1000),
+    watchConfig: values["watch-config"] === true,
+    ...(tracing.tracer ? { tracer: tracing.tracer } : {}),
   });
   process.stderr.write(
-    `agentforge serve: listening on ${server.url} (dashboard ${server.url}/mcp; runs under ${server.allowedBase})${token ? " (bearer token required)" : ""}\n`,
+    `agentforge serve: listening on ${server.url} (dashboard ${server.url}/mcp; runs under ${server.allowedBase}; instance ${server.instanceId}; pid ${process.pid})${token ? " (bearer token required)" : ""}\n`,
   );
+  // SIGHUP: read the config file again and apply it (only changed servers restart).
+  const onHangup = () => {
+    server.reload().catch((error: unknown) => {
+      process.stderr.write(
+        `agentforge serve: SIGHUP: the config was not applied (the running roster stays): ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+    });
+  };
+  process.on("SIGHUP", onHangup);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
+      process.off("SIGHUP", onHangup);
       process.stderr.write("agentforge serve: stopping (active runs are paused; resume them later)\n");
       setTimeout(() => process.exit(1), FORCE_EXIT_MS).unref();
-      void server.close().finally(resolve);
+      void server
+        .close()
+        .then(() => tracing.shutdown())
+        .finally(resolve);
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);

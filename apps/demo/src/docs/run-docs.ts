@@ -1,7 +1,9 @@
 // The Documentation agent's job: read a folder only through the sandboxed filesystem MCP server, under the
 // policy, and write a Markdown overview. Used by `agentforge docs`, `agentforge resume` and the REST API.
+import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
+import type { MCPToolExecutor, MCPTracer } from "@agentforge/agent-runtime";
 import {
   invokeWithTools,
   type ToolCallRecord,
@@ -11,6 +13,9 @@ import { HumanMessage, type StoredMessage, SystemMessage } from "@langchain/core
 import { Application, SHIPPED_CONFIG } from "../application.js";
 import { UsageError } from "../internal/usage-error.js";
 import { isInside } from "../server/folder-guard.js";
+import { FileRunRepository } from "../service/file-run-repository.js";
+import type { RunRepository, StoredRun } from "../service/run-repository.js";
+import { runWorkspaceGuard } from "../service/run-workspace-guard.js";
 import { RunConfigMismatchError, RunFolderError } from "./run-errors.js";
 import { type DocsRun, RunStore } from "./run-store.js";
 import { chooseProvider, createModel, type Provider } from "./select-model.js";
@@ -59,12 +64,27 @@ export interface RunDocsOptions {
   signal?: AbortSignal;
   onToolCall?: (record: ToolCallRecord) => void;
   onEvent?: (event: RunEvent) => void;
-  /** Called once the Application is up (the REST API forwards executor events from it). */
-  onApplication?: (app: Application) => void;
+  /**
+   * Called once the run's executor is ready (the REST API forwards its tool-call events: with a shared
+   * Application each run has an executor of its own, so its events are that run's only).
+   */
+  onExecutor?: (executor: MCPToolExecutor) => void;
+  /**
+   * Run on this Application (`agentforge serve`: one MCP stack shared by every run) instead of creating
+   * one and shutting it down at the end. Its workspace servers are rooted at a base above the run's
+   * folder, so the run's calls go through `runWorkspaceGuard` (paths outside the folder are refused).
+   */
+  application?: Application;
+  /** Where the run is saved (default: the files under `stateDir`). */
+  repository?: RunRepository;
+  /** The `serve` instance running it (recorded as `ownerInstance`). */
+  instanceId?: string;
+  /** One span per tool call when the run creates its own Application (`--otel`). */
+  tracer?: MCPTracer;
 }
 
 export interface RunDocsResult {
-  run: DocsRun;
+  run: StoredRun;
   document: string | undefined;
   calls: ToolCallRecord[];
   transcript: StoredMessage[];
@@ -122,12 +142,24 @@ export function recheckRunFolder(run: Pick<DocsRun, "id" | "folder">, allowedBas
   return real;
 }
 
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function loadRun(store: RunRepository, id: string, stateDir: string): Promise<StoredRun> {
+  if (!RUN_ID.test(id)) throw new UsageError(`"${id}" is not a run id (a UUID printed when the run started)`);
+  const run = await store.load(id);
+  if (!run)
+    throw new UsageError(
+      `no saved run ${id} in ${store.kind === "files" ? new RunStore(stateDir).dir : "the run database"}`,
+    );
+  return run;
+}
+
 export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   const env = options.env ?? process.env;
   const stateDir = options.stateDir ?? ".agentforge";
-  const store = new RunStore(stateDir);
+  const store = options.repository ?? new FileRunRepository(stateDir);
   const resumed = options.resumeId !== undefined;
-  const existing = options.resumeId ? store.load(options.resumeId) : undefined;
+  const existing = options.resumeId ? await loadRun(store, options.resumeId, stateDir) : undefined;
   if (existing?.status === "finished") {
     return {
       run: existing,
@@ -156,10 +188,11 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   const model = await createModel(provider, { root: folder, folderName: basename(folder), env });
   const now = new Date().toISOString();
   const emptyState: ToolLoopState = { messages: [], round: 0, calls: [], finished: false };
-  const run: DocsRun = existing
-    ? { ...existing, model: provider, configPath, status: "running" }
+  const owner = options.instanceId !== undefined ? { ownerInstance: options.instanceId } : {};
+  const run: StoredRun = existing
+    ? { ...existing, model: provider, configPath, status: "running", ...owner }
     : {
-        id: store.newId(),
+        id: randomUUID(),
         agent: DOCS_AGENT,
         folder,
         model: provider,
@@ -169,8 +202,9 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         createdAt: now,
         updatedAt: now,
         state: emptyState,
+        ...owner,
       };
-  store.save(run);
+  await store.save(run);
   options.onEvent?.({
     type: "run_started",
     runId: run.id,
@@ -180,30 +214,42 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
     configPath,
   });
 
+  const shared = options.application;
   let app: Application;
   try {
-    app = await Application.create({
-      configPath,
-      stateDir,
-      env: {
-        ...env,
-        AGENTFORGE_WORKSPACE: folder,
-        AGENTFORGE_DISABLE_THOUGHT_LOGGING: env.AGENTFORGE_DISABLE_THOUGHT_LOGGING ?? "true",
-      },
-      discover: false,
-    });
+    app =
+      shared ??
+      (await Application.create({
+        configPath,
+        stateDir,
+        env: {
+          ...env,
+          AGENTFORGE_WORKSPACE: folder,
+          AGENTFORGE_DISABLE_THOUGHT_LOGGING: env.AGENTFORGE_DISABLE_THOUGHT_LOGGING ?? "true",
+        },
+        discover: false,
+        ...(options.tracer ? { tracer: options.tracer } : {}),
+      }));
   } catch (error) {
     // The run was announced: record why it could not start, so it never stays "running".
     const message = error instanceof Error ? error.message : String(error);
-    store.save({ ...run, status: "failed", error: message });
+    await store.save({ ...run, status: "failed", error: message });
     options.onEvent?.({ type: "run_finished", runId: run.id, status: "failed", calls: 0, error: message });
     throw error;
   }
+  // A run's own executor. On a shared stack its calls to the workspace servers are confined to its
+  // folder by the guard (the servers themselves are rooted at the allowed base).
+  const executor = shared ? app.runExecutor(runWorkspaceGuard(app.manager, folder)) : app.executor;
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  // Saves are chained, so an older round never overwrites a newer one.
+  let saving: Promise<void> = Promise.resolve();
+  const saveLater = (value: StoredRun) => {
+    saving = saving.then(() => store.save(value)).catch(() => undefined);
+  };
   try {
-    options.onApplication?.(app);
+    options.onExecutor?.(executor);
     // Start only what this agent may use, in parallel; an unreachable server is reported, never fatal.
     const granted = Application.serversGrantedTo(app.config, DOCS_AGENT);
     await Promise.all(
@@ -233,7 +279,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
     try {
       const result = await invokeWithTools(model, messages, {
         tools: app.registry.list(),
-        executor: app.executor,
+        executor,
         agent: DOCS_AGENT,
         maxRounds,
         signal: controller.signal,
@@ -241,7 +287,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
         onRound: (next) => {
           state = next;
-          store.save({ ...run, state });
+          saveLater({ ...run, state });
           // The final answer is reported by run_finished; round_saved is for completed tool rounds.
           if (!next.finished) options.onEvent?.({ type: "round_saved", runId: run.id, round: next.round });
           if (options.pauseAfter !== undefined && !next.finished && next.round >= options.pauseAfter)
@@ -250,13 +296,14 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
       });
       const content = result.message.content;
       const document = typeof content === "string" ? content : JSON.stringify(content);
-      const finished: DocsRun = {
+      const finished: StoredRun = {
         ...run,
         status: "finished",
         document,
         state: { messages: result.transcript, round: result.rounds, calls: result.calls, finished: true },
       };
-      store.save(finished);
+      await saving;
+      await store.save(finished);
       options.onEvent?.({
         type: "run_finished",
         runId: run.id,
@@ -272,13 +319,14 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
           : error instanceof Error
             ? error.message
             : String(error);
-      const saved: DocsRun = {
+      const saved: StoredRun = {
         ...run,
         state,
         status: paused ? "paused" : "failed",
         ...(paused ? {} : { error: reason }),
       };
-      store.save(saved);
+      await saving;
+      await store.save(saved);
       options.onEvent?.({
         type: "run_finished",
         runId: run.id,
@@ -291,6 +339,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
     }
   } finally {
     options.signal?.removeEventListener("abort", onOuterAbort);
-    await app.shutdown();
+    if (shared) executor.dispose();
+    else await app.shutdown();
   }
 }

@@ -2,8 +2,10 @@
 // health of every server (persisted), single-flight health checks, and the JSON views of mcp-views.ts.
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { MCPTracer } from "@agentforge/agent-runtime";
 import type { DiscoveredTool } from "@agentforge/mcp-client";
 import { type MCPConfig, type MCPServerConfig, redactedConfig } from "@agentforge/mcp-config";
+import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { Application, SHIPPED_CONFIG } from "../application.js";
 import { HealthStore } from "./health-store.js";
 import {
@@ -57,6 +59,33 @@ export interface MCPManagementOptions {
   workspace?: string;
   /** More values never to print (e.g. the API token). */
   secrets?: readonly (string | undefined)[];
+  /** One span per tool call (`--otel`). */
+  tracer?: MCPTracer;
+  /** Where audit lines go (default `<stateDir>/audit.jsonl`). */
+  audit?: (entry: Record<string, unknown>) => Promise<void> | void;
+}
+
+/** What `reload()` did (`POST /api/v1/mcp/reload`, SIGHUP, `--watch-config`). */
+export interface ReloadView {
+  /** The file read again. */
+  configPath: string;
+  added: string[];
+  removed: string[];
+  /** Restarted (their entry changed). */
+  changed: string[];
+  /** Kept as they were (connections kept). */
+  unchanged: string[];
+  /** Added or changed servers that could not list their tools: name → first line of the error. */
+  failed: Record<string, string>;
+  reloadedAt: string;
+}
+
+/** `reconnect <name>`: the connection was closed and opened again; the fresh check's outcome. */
+export interface ReconnectView extends HealthView {
+  name: string;
+  /** The child process before and after (stdio; null when none). */
+  previousPid: number | null;
+  pid: number | null;
 }
 
 const STDERR_LOG_TAIL = 4000;
@@ -65,12 +94,16 @@ const STDERR_LOG_TAIL = 4000;
 export class MCPManagement {
   readonly app: Application;
   readonly configPath: string;
-  readonly redactor: SecretRedactor;
-  readonly #store: HealthStore;
+  #redactor: SecretRedactor;
+  readonly #secrets: readonly (string | undefined)[];
+  #store: HealthStore;
   readonly #health: Map<string, HealthView>;
   readonly #checks = new Map<string, Promise<HealthView>>();
   readonly #env: NodeJS.ProcessEnv;
   #refreshing: Promise<RefreshView> | undefined;
+  #reloading: Promise<ReloadView> | undefined;
+  #nextReload: Promise<ReloadView> | undefined;
+  #stopPolling: (() => void) | undefined;
 
   private constructor(
     app: Application,
@@ -81,9 +114,18 @@ export class MCPManagement {
     this.app = app;
     this.configPath = configPath;
     this.#env = env;
-    this.redactor = secretRedactor(app.config.servers, env, { extra: secrets, notSecret: MANAGED_VARIABLES });
-    this.#store = new HealthStore(app.stateDir, configPath, this.redactor);
+    this.#secrets = secrets;
+    this.#redactor = secretRedactor(app.config.servers, env, {
+      extra: secrets,
+      notSecret: MANAGED_VARIABLES,
+    });
+    this.#store = new HealthStore(app.stateDir, configPath, this.#redactor);
     this.#health = this.#store.load();
+  }
+
+  /** Redacts every known secret value (of the roster loaded last). */
+  get redactor(): SecretRedactor {
+    return this.#redactor;
   }
 
   /** Load the config and wire the Application (no server is started until it is used). */
@@ -95,6 +137,8 @@ export class MCPManagement {
       env,
       discover: false,
       ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+      ...(options.tracer ? { tracer: options.tracer } : {}),
+      ...(options.audit ? { audit: options.audit } : {}),
     });
     return new MCPManagement(app, configPath, env, options.secrets ?? []);
   }
@@ -116,9 +160,110 @@ export class MCPManagement {
     return config;
   }
 
-  /** The last known health of a server. */
+  /**
+   * The last known health of a server: the newest of what is recorded and what the manager's own checks
+   * (health polling) found; a newer polling result is recorded on the way.
+   */
   lastHealth(name: string): HealthView | null {
-    return this.#health.get(name) ?? null;
+    const recorded = this.#health.get(name) ?? null;
+    let polled: ReturnType<Application["manager"]["lastHealth"]>;
+    try {
+      polled = this.app.manager.lastHealth(name);
+    } catch {
+      return recorded; // removed by a reload
+    }
+    if (polled && (!recorded || polled.checkedAt > recorded.checkedAt) && !this.#checks.has(name)) {
+      const view = this.#withRegistryVerdict(name, healthView(polled));
+      if (view.error) view.error = this.#withLogTail(name, view.error);
+      this.#record(name, view);
+      return view;
+    }
+    return recorded;
+  }
+
+  /**
+   * Check every server now and every `intervalMs` (the manager's health polling); each result is
+   * recorded as the server's last known health (`lastHealth`, the /mcp page, `mcp list`). Returns the
+   * function that stops it.
+   */
+  startHealthPolling(intervalMs: number): () => void {
+    this.#stopPolling?.();
+    const manager = this.app.manager;
+    const record = ({ serverName }: { serverName: string }) => {
+      this.lastHealth(serverName);
+    };
+    manager.on("healthChanged", record);
+    const stopManager = manager.startHealthPolling(intervalMs);
+    // Results that kept their status fire no event: pick them up on the same beat (no I/O).
+    const timer = setInterval(() => {
+      for (const name of this.names()) this.lastHealth(name);
+    }, intervalMs);
+    timer.unref();
+    const stop = () => {
+      clearInterval(timer);
+      stopManager();
+      manager.off("healthChanged", record);
+      if (this.#stopPolling === stop) this.#stopPolling = undefined;
+    };
+    this.#stopPolling = stop;
+    return stop;
+  }
+
+  /** Close a server's connection (ending its child process) and connect it again: the fresh check. */
+  async reconnect(name: string): Promise<ReconnectView> {
+    const config = this.server(name);
+    const previousPid = this.app.manager.connectionStatus(name).pid ?? null;
+    if (!config.enabled) {
+      return { name, ...(await this.check(name)), previousPid, pid: null };
+    }
+    await this.#checks.get(name)?.catch(() => undefined);
+    await this.app.manager.close(name);
+    const health = await this.check(name);
+    return { name, ...health, previousPid, pid: this.app.manager.connectionStatus(name).pid ?? null };
+  }
+
+  /**
+   * Read the config file again and apply it: only servers whose entry changed restart, removed servers
+   * end and lose their tools, the new permissions apply to the next call. A file that does not load is
+   * refused (the running roster stays). Concurrent calls share one reload.
+   */
+  reload(): Promise<ReloadView> {
+    // A reload reads the file after it was asked for: one in flight is followed by one more (shared by
+    // every request that arrived meanwhile), never joined.
+    if (this.#reloading) {
+      this.#nextReload ??= this.#reloading
+        .catch(() => undefined)
+        .then(() => {
+          this.#nextReload = undefined;
+          return this.reload();
+        });
+      return this.#nextReload;
+    }
+    const current = this.#reload().finally(() => {
+      if (this.#reloading === current) this.#reloading = undefined;
+    });
+    this.#reloading = current;
+    return current;
+  }
+
+  async #reload(): Promise<ReloadView> {
+    const config = await loadMCPConfig(this.configPath);
+    const { changes, failed } = await this.app.reload(config);
+    this.#redactor = secretRedactor(config.servers, this.#env, {
+      extra: this.#secrets,
+      notSecret: MANAGED_VARIABLES,
+    });
+    this.#store = new HealthStore(this.app.stateDir, this.configPath, this.#redactor);
+    for (const name of changes.removed) this.#health.delete(name);
+    for (const name of changes.changed) this.#health.delete(name);
+    return {
+      configPath: this.configPath,
+      ...changes,
+      failed: Object.fromEntries(
+        Object.entries(failed).map(([name, message]) => [name, this.#redactor.redact(message)]),
+      ),
+      reloadedAt: new Date().toISOString(),
+    };
   }
 
   #cachedToolCount(name: string): number | null {
@@ -336,7 +481,7 @@ export class MCPManagement {
     if (error.stderrTail !== null) return error;
     const config = this.app.config.servers.find((s) => s.name === name);
     if (config?.transport !== "stdio") return error;
-    const log = join(this.app.stateDir, "logs", "mcp", `${name}.stderr.log`);
+    const log = join(this.app.logDir, `${name}.stderr.log`);
     if (!existsSync(log)) return error;
     try {
       const text = readFileSync(log, "utf8").replace(/\s+$/, "");
@@ -362,6 +507,7 @@ export class MCPManagement {
 
   /** End every server connection and child process. */
   async close(): Promise<void> {
+    this.#stopPolling?.();
     await this.app.shutdown();
   }
 }

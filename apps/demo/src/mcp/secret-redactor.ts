@@ -7,7 +7,7 @@ import {
   createSecretRedactor,
   type MCPServerConfig,
   type SecretRedactor,
-} from "@agentforge/mcp-config";
+} from "@agentforge/mcp-config/core";
 
 export type { SecretRedactor };
 

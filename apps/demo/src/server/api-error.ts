@@ -22,6 +22,9 @@ export type ApiErrorCode =
   | "FORBIDDEN_ORIGIN"
   | "FORBIDDEN_CROSS_SITE"
   | "RUN_CONFIG_MISMATCH"
+  | "TOO_MANY_RUNS"
+  | "SHUTTING_DOWN"
+  | "CONFIG_RELOAD_FAILED"
   | "INTERNAL";
 
 /** One problem with a request body: the field path (`folder`, `pauseAfter`) and what was expected. */
@@ -33,7 +36,7 @@ export interface BodyIssue {
 /** An HTTP error answered as JSON. */
 export class ApiError extends Error {
   override readonly name = "ApiError";
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 500 | 502;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
   readonly code: ApiErrorCode;
   readonly details: Record<string, unknown>;
   /** Extra response headers (e.g. `WWW-Authenticate` on 401). */

@@ -1,5 +1,5 @@
 // The Hono app of `agentforge serve`: the /mcp page, /api/v1/mcp/* and /api/v1/runs/*.
-import { MCPError } from "@agentforge/mcp-config";
+import { MCPConfigError, MCPError } from "@agentforge/mcp-config";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
@@ -38,6 +38,26 @@ export interface ApiDependencies {
   log?: (line: string) => void;
   /** Interval of SSE keep-alive comments (default 15 s). */
   keepAliveMs?: number;
+  /** What `GET /api/v1/health` says about this process. */
+  instance?: () => InstanceView;
+  /** True once the server is stopping: every POST answers 503 SHUTTING_DOWN. */
+  stopping?: () => boolean;
+}
+
+/** `GET /api/v1/health`: this `serve` process. */
+export interface InstanceView {
+  status: "ok" | "stopping";
+  /** Random per process (runs record it as `ownerInstance`). */
+  instanceId: string;
+  pid: number;
+  startedAt: string;
+  /** Where runs are kept: `files` or `postgres`. */
+  store: "files" | "postgres";
+  runs: { active: number; max: number };
+  /** Health polling interval (ms), or null when off. */
+  healthIntervalMs: number | null;
+  /** Watching the config file for changes (`--watch-config`). */
+  watchConfig: boolean;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -87,6 +107,27 @@ export function createApi(deps: ApiDependencies): Hono {
     if (c.req.path.startsWith("/api/")) c.header("Cache-Control", "no-store");
   });
   app.use("*", requestGuard({ token: deps.token, allowedHosts: deps.allowedHosts }));
+  app.use("/api/*", async (c, next) => {
+    if (c.req.method !== "GET" && deps.stopping?.()) {
+      throw new ApiError(
+        503,
+        "SHUTTING_DOWN",
+        "the server is shutting down; try again once it is back",
+        {},
+        {
+          "Retry-After": "10",
+        },
+      );
+    }
+    await next();
+  });
+
+  // This process.
+  app.get("/api/v1/health", (c) => {
+    if (!deps.instance) throw new ApiError(404, "NOT_FOUND", "no instance information");
+    const view = deps.instance();
+    return json(c, view, view.status === "ok" ? 200 : 503);
+  });
 
   // The page.
   const page = (name: string) => (c: Context) => {
@@ -159,7 +200,36 @@ export function createApi(deps: ApiDependencies): Hono {
     const name = c.req.param("name");
     return json(c, { name, ...(await management.check(name)) });
   });
+  app.post("/api/v1/mcp/servers/:name/reconnect", async (c) =>
+    json(c, await management.reconnect(c.req.param("name"))),
+  );
+  app.post("/api/v1/mcp/servers/:name/test", async (c) => {
+    const name = c.req.param("name");
+    management.server(name);
+    return json(c, await management.test(name));
+  });
+  app.get("/api/v1/mcp/health", (c) =>
+    json(c, {
+      servers: management.names().map((name) => ({ name, health: management.lastHealth(name) })),
+    }),
+  );
+  app.post("/api/v1/mcp/health-check", async (c) => json(c, await management.checkAll()));
   app.post("/api/v1/mcp/refresh", async (c) => json(c, await management.refresh()));
+  app.post("/api/v1/mcp/reload", async (c) => {
+    try {
+      return json(c, await management.reload());
+    } catch (error) {
+      if (MCPConfigError.isInstance(error)) {
+        throw new ApiError(
+          422,
+          "CONFIG_RELOAD_FAILED",
+          `the config file was not applied (the running roster stays): ${error.message}`,
+          { issues: error.issues ?? [] },
+        );
+      }
+      throw error;
+    }
+  });
 
   // Docs runs.
   app.post("/api/v1/runs", limit, async (c) => {
@@ -167,18 +237,28 @@ export function createApi(deps: ApiDependencies): Hono {
     const view = await runs.start(body);
     return json(c, view, 202, { Location: view.links.self });
   });
-  app.get("/api/v1/runs/:id", (c) => json(c, runs.get(c.req.param("id"))));
+  app.get("/api/v1/runs", async (c) => {
+    const raw = c.req.query("limit") ?? "50";
+    if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000) {
+      throw new ApiError(400, "INVALID_BODY", `limit must be an integer from 1 to 1000, got "${raw}"`, {
+        issues: [{ path: "limit", message: "expected an integer from 1 to 1000" }],
+      });
+    }
+    return json(c, { runs: await runs.list(Number(raw)), active: runs.activeCount, maxRuns: runs.maxRuns });
+  });
+  app.get("/api/v1/runs/:id", async (c) => json(c, await runs.get(c.req.param("id"))));
   app.post("/api/v1/runs/:id/resume", limit, async (c) => {
     const id = c.req.param("id");
-    runs.get(id);
+    await runs.get(id);
     const body = parseBody(resumeRunSchema, await bodyText(c));
     const view = await runs.resume(id, body);
     return json(c, view, 202, { Location: view.links.self });
   });
-  app.get("/api/v1/runs/:id/events", (c) => {
-    const eventLog = runs.events(c.req.param("id"));
+  app.get("/api/v1/runs/:id/events", async (c) => {
+    const id = c.req.param("id");
     const raw = c.req.header("last-event-id") ?? c.req.query("lastEventId") ?? "0";
     if (!/^\d{1,15}$/.test(raw.trim())) {
+      await runs.get(id); // an unknown run is a 404 first
       throw new ApiError(
         400,
         "INVALID_LAST_EVENT_ID",
@@ -186,18 +266,18 @@ export function createApi(deps: ApiDependencies): Hono {
       );
     }
     const after = Number(raw.trim());
+    const queue: (RunEventRecord | null)[] = [];
+    let wake: (() => void) | undefined;
+    const feed = await runs.events(id, after, (event) => {
+      queue.push(event);
+      wake?.();
+    });
     c.header("X-Accel-Buffering", "no");
     return streamSSE(c, async (stream) => {
-      const queue: (RunEventRecord | null)[] = [];
-      let wake: (() => void) | undefined;
-      const unsubscribe = eventLog.subscribe((event) => {
-        queue.push(event);
-        wake?.();
-      });
       stream.onAbort(() => wake?.());
       let sent = after;
-      let ended = !eventLog.open;
-      const send = async (event: RunEventRecord) => {
+      let ended = !feed.live;
+      const send = async (event: RunEventRecord, live = true) => {
         if (event.id <= sent) return;
         sent = event.id;
         await stream.writeSSE({
@@ -205,9 +285,11 @@ export function createApi(deps: ApiDependencies): Hono {
           event: event.type,
           data: management.redactor.redact(JSON.stringify(event.data)),
         });
+        // A live run_finished ends the stream (replayed ones belong to earlier stretches of the run).
+        if (live && event.type === "run_finished") ended = true;
       };
       try {
-        for (const event of eventLog.since(after)) await send(event);
+        for (const event of feed.replay) await send(event, false);
         while (!stream.aborted) {
           while (queue.length > 0) {
             const event = queue.shift();
@@ -230,11 +312,11 @@ export function createApi(deps: ApiDependencies): Hono {
         if (!stream.aborted)
           log(
             management.redactor.redact(
-              `agentforge serve: event stream of run ${eventLog.runId} failed: ${String(error)}`,
+              `agentforge serve: event stream of run ${id} failed: ${String(error)}`,
             ),
           );
       } finally {
-        unsubscribe();
+        feed.stop();
       }
     });
   });

@@ -1,13 +1,19 @@
 // `agentforge serve` without the command line: wire the management, the runs and the API, listen, and
 // close it all again.
-import { realpathSync, statSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { type FSWatcher, readFileSync, realpathSync, statSync, watch } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { dirname, resolve } from "node:path";
+import type { MCPTracer } from "@agentforge/agent-runtime";
 import { createAdaptorServer } from "@hono/node-server";
 import { UsageError } from "../internal/usage-error.js";
-import { MCPManagement } from "../mcp/mcp-management.js";
+import { MCPManagement, type ReloadView } from "../mcp/mcp-management.js";
+import { FileRunRepository } from "../service/file-run-repository.js";
+import type { RunRepository } from "../service/run-repository.js";
+import { WORKSPACE_VARIABLE } from "../service/run-workspace-guard.js";
 import { createApi } from "./create-api.js";
 import { allowedHostsFor, assertServable } from "./request-guard.js";
-import { RunManager } from "./run-manager.js";
+import { DEFAULT_MAX_RUNS, RunManager } from "./run-manager.js";
 import { loadStaticAssets } from "./static-assets.js";
 
 /** Options of `startServer`. */
@@ -29,6 +35,20 @@ export interface StartServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Check every server's health once at start, in the background (default true). */
   checkOnStart?: boolean;
+  /** Runs going on at once (default 4); beyond it start and resume answer 429 TOO_MANY_RUNS. */
+  maxRuns?: number;
+  /** Health polling interval in ms (default 30000); 0 turns polling off. */
+  healthIntervalMs?: number;
+  /** Reload the roster when its file changes (debounced; robust to editors that replace the file). */
+  watchConfig?: boolean;
+  /** Where runs and their events are kept (default: files under the state folder). Closed by `close()`. */
+  repository?: RunRepository;
+  /** This process's id (default: a random UUID). */
+  instanceId?: string;
+  /** One span per tool call (`--otel`). */
+  tracer?: MCPTracer;
+  /** Where reloads and watch problems are reported (default stderr). */
+  log?: (line: string) => void;
 }
 
 /** A running server. */
@@ -38,9 +58,20 @@ export interface RunningServer {
   /** The real path runs are confined to. */
   allowedBase: string;
   management: MCPManagement;
-  /** Pause active runs, close connections, end every MCP server. */
+  /** Random per process; runs record it as `ownerInstance`. */
+  instanceId: string;
+  /** Read the config file again and apply it (SIGHUP, `--watch-config`, `POST /api/v1/mcp/reload`). */
+  reload(): Promise<ReloadView>;
+  /**
+   * Stop accepting (POSTs answer 503), pause active runs resumably, close connections, end every MCP
+   * server, close the run store.
+   */
   close(): Promise<void>;
 }
+
+/** The default of `--health-interval` (ms). */
+export const DEFAULT_HEALTH_INTERVAL_MS = 30_000;
+const WATCH_DEBOUNCE_MS = 300;
 
 function realFolder(path: string): string {
   let real: string;
@@ -62,21 +93,60 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const env = options.env ?? process.env;
   const stateDir = options.stateDir ?? ".agentforge";
   const assets = loadStaticAssets();
-  const management = await MCPManagement.open({
-    ...(options.configPath ? { configPath: options.configPath } : {}),
-    stateDir,
-    env,
-    workspace: allowedBase,
-    secrets: [token],
-  });
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const instanceId = options.instanceId ?? randomUUID();
+  const startedAt = new Date().toISOString();
+  // One MCP stack for the whole process. Its workspace servers are rooted at the allowed base; each
+  // run's calls are confined to the run's own folder by its workspace guard (see run-workspace-guard.ts).
+  const repository = options.repository ?? new FileRunRepository(resolve(stateDir));
+  let management: MCPManagement;
+  try {
+    management = await MCPManagement.open({
+      ...(options.configPath ? { configPath: options.configPath } : {}),
+      stateDir,
+      env: { ...env, [WORKSPACE_VARIABLE]: allowedBase },
+      workspace: allowedBase,
+      secrets: [token],
+      ...(options.tracer ? { tracer: options.tracer } : {}),
+      // The audit trail goes where the runs are kept (with files: <stateDir>/audit.jsonl, as before).
+      audit: (entry) => repository.appendAudit(entry),
+    });
+  } catch (error) {
+    await repository.close();
+    throw error;
+  }
+  const maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
   const runs = new RunManager({
     allowedBase,
     stateDir: management.app.stateDir,
     configPath: management.configPath,
     env,
+    application: management.app,
+    repository,
+    instanceId,
+    maxRuns,
   });
+  const healthIntervalMs = options.healthIntervalMs ?? DEFAULT_HEALTH_INTERVAL_MS;
+  let stopping = false;
   let allowedHosts: Set<string> | undefined;
-  const app = createApi({ management, runs, assets, token, allowedHosts: () => allowedHosts });
+  const app = createApi({
+    management,
+    runs,
+    assets,
+    token,
+    allowedHosts: () => allowedHosts,
+    stopping: () => stopping,
+    instance: () => ({
+      status: stopping ? "stopping" : "ok",
+      instanceId,
+      pid: process.pid,
+      startedAt,
+      store: repository.kind,
+      runs: { active: runs.activeCount, max: maxRuns },
+      healthIntervalMs: healthIntervalMs > 0 ? healthIntervalMs : null,
+      watchConfig: options.watchConfig === true,
+    }),
+  });
   const server = createAdaptorServer({ fetch: app.fetch });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -88,26 +158,116 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
   } catch (error) {
     await management.close();
+    await repository.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
   allowedHosts = allowedHostsFor(host, port, options.allowedHosts);
+  // The start-up check (recorded with its stderr tails), then the manager's health polling.
   if (options.checkOnStart !== false) void management.checkAll().catch(() => undefined);
+  let stopFirstPoll: () => void = () => undefined;
+  if (healthIntervalMs > 0) {
+    const first = setTimeout(() => management.startHealthPolling(healthIntervalMs), healthIntervalMs);
+    first.unref();
+    stopFirstPoll = () => clearTimeout(first);
+  }
+
+  const reload = async (): Promise<ReloadView> => {
+    const view = await management.reload();
+    log(
+      `agentforge serve: reloaded ${view.configPath}: added [${view.added.join(", ")}], removed [${view.removed.join(", ")}], restarted [${view.changed.join(", ")}]`,
+    );
+    return view;
+  };
+  const watcher = options.watchConfig ? watchConfigFile(management.configPath, reload, log) : undefined;
+
   const urlHost = host.includes(":") ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
     allowedBase,
     management,
+    instanceId,
+    reload,
     close() {
       closing ??= (async () => {
+        stopping = true;
+        stopFirstPoll();
+        watcher?.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await runs.close();
         if ("closeAllConnections" in server) server.closeAllConnections();
         await closed;
         await management.close();
+        await repository.close();
       })();
       return closing;
+    },
+  };
+}
+
+/**
+ * Reload when the config file changes. The folder is watched, not the file: editors that save by
+ * writing a new file and renaming it over the old one replace the inode a file watch would hold, and
+ * mounted configs (a Kubernetes ConfigMap) swap a symlink next to it. Any change in the folder is
+ * debounced, then the file is read: a reload happens only when its text differs from the last one seen.
+ * A reload that fails (a half-written file) is reported and the running roster stays until the next change.
+ */
+function watchConfigFile(
+  file: string,
+  reload: () => Promise<unknown>,
+  log: (line: string) => void,
+): { close(): void } {
+  const read = (): string | undefined => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch {
+      return undefined; // between an editor's delete and its write
+    }
+  };
+  let seen = read();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let again = false;
+  const fire = () => {
+    timer = undefined;
+    if (running) {
+      again = true;
+      return;
+    }
+    const text = read();
+    if (text === undefined || text === seen) return;
+    seen = text;
+    running = reload()
+      .catch((error: unknown) => {
+        log(
+          `agentforge serve: the changed config was not applied (the running roster stays): ${error instanceof Error ? error.message : String(error)}`,
+        );
+      })
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          fire();
+        }
+      });
+  };
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dirname(file), { persistent: false }, () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(fire, WATCH_DEBOUNCE_MS);
+    });
+    watcher.on("error", (error) => log(`agentforge serve: watching ${file} failed: ${error.message}`));
+  } catch (error) {
+    log(
+      `agentforge serve: cannot watch ${file} (${error instanceof Error ? error.message : String(error)}); use SIGHUP or POST /api/v1/mcp/reload`,
+    );
+  }
+  return {
+    close() {
+      if (timer) clearTimeout(timer);
+      watcher?.close();
     },
   };
 }

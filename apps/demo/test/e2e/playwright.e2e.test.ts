@@ -51,6 +51,9 @@ function roster(extraArgs: string[] = []): string {
     "--isolated",
     "--executable-path",
     CHROMIUM,
+    // Its files (console logs, unnamed screenshots) go here, not into the working directory.
+    "--output-dir",
+    join(dir, "output"),
     ...extraArgs,
   ];
   writeFileSync(

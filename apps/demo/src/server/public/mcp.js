@@ -3,6 +3,8 @@
 
 (() => {
   const API = "/api/v1";
+  /** How often the server list is read again (the page stays current without a reload). */
+  const LIVE_MS = 2000;
   const TOKEN_KEY = "agentforge-api-token";
   const $ = (id) => document.getElementById(id);
 
@@ -134,6 +136,7 @@
         h("span", { class: "badge", "data-status": badge.status, "data-field": "status" }, badge.text),
       ),
       server.displayName !== server.name ? h("p", { class: "muted" }, server.displayName) : null,
+      server.description ? h("p", { "data-field": "description" }, server.description) : null,
       h(
         "dl",
         {},
@@ -203,12 +206,15 @@
         $("servers-status").textContent = "";
         delete $("servers-status").dataset.kind;
       }
-      // Health checks of the start-up round may still be running: poll until they are done.
+      // Stay current: the server checks every server on an interval (health polling) and on demand;
+      // the list is read again every few seconds (every second while checks are running).
       clearTimeout(pollTimer);
-      if (body.servers.some((s) => s.checking)) pollTimer = setTimeout(loadServers, 1000);
+      pollTimer = setTimeout(loadServers, body.servers.some((s) => s.checking) ? 1000 : LIVE_MS);
     } catch (error) {
       $("servers-status").textContent = `Could not load the servers: ${error.message}`;
       $("servers-status").dataset.kind = "load-error";
+      clearTimeout(pollTimer);
+      pollTimer = setTimeout(loadServers, LIVE_MS * 2);
     }
   }
 

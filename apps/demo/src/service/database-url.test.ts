@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../internal/usage-error.js";
+import { databaseUrlFrom, redactDatabaseUrl } from "./database-url.js";
+
+describe("databaseUrlFrom", () => {
+  it("is none without a flag or DATABASE_URL (an empty variable is none)", () => {
+    expect(databaseUrlFrom(undefined, {})).toBeUndefined();
+    expect(databaseUrlFrom(undefined, { DATABASE_URL: "  " })).toBeUndefined();
+  });
+
+  it("takes --database-url over DATABASE_URL and masks the password", () => {
+    const url = databaseUrlFrom("postgresql://app:s3cret@db.internal:5433/runs", {
+      DATABASE_URL: "postgres://other@h/x",
+    });
+    expect(url).toEqual({
+      url: "postgresql://app:s3cret@db.internal:5433/runs",
+      redacted: "postgresql://app:***@db.internal:5433/runs",
+      source: "--database-url",
+    });
+    expect(databaseUrlFrom(undefined, { DATABASE_URL: "postgres://u@h/db" })?.source).toBe("DATABASE_URL");
+  });
+
+  it("refuses what is not a postgres URL with a host and a database, never echoing the password", () => {
+    for (const [value, message] of [
+      ["", /empty value/],
+      ["not a url", /is not a URL/],
+      ["mysql://u:s3cret@h/db", /scheme "mysql"/],
+      ["postgres://u:s3cret@h", /names no database/],
+      ["postgres://u:s3cret@h/", /names no database/],
+    ] as const) {
+      let caught: unknown;
+      try {
+        databaseUrlFrom(value, {});
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, value).toBeInstanceOf(UsageError);
+      expect((caught as Error).message).toMatch(message);
+      expect((caught as Error).message).not.toContain("s3cret");
+    }
+  });
+
+  it("redacts a password even in a text that does not parse as a URL", () => {
+    expect(redactDatabaseUrl("postgres://u:p@ss w@rd@h/db")).toBe("postgres://u:***@h/db");
+    expect(redactDatabaseUrl("postgres://u@h/db")).toBe("postgres://u@h/db");
+  });
+});

@@ -1,0 +1,130 @@
+// Per-run confinement on a shared stack: the real filesystem server rooted at the allowed base, and a
+// run's executor calling it through runWorkspaceGuard(folder). Paths outside the run's folder — absolute,
+// relative with "..", through a symlink, or one of several — are refused before they are sent, as a
+// tool error the model can read; paths inside work.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MCPToolExecutor } from "@agentforge/agent-runtime";
+import { MCPClientManager } from "@agentforge/mcp-client";
+import { loadMCPConfig } from "@agentforge/mcp-config/node";
+import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWorkspaceGuard } from "../../src/service/run-workspace-guard.js";
+import { exampleServerBin } from "./mcp-fixtures.js";
+
+let dir: string;
+let base: string;
+let folder: string;
+let manager: MCPClientManager;
+let executor: MCPToolExecutor;
+let calls = 0;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "agentforge-guard-"));
+  base = join(dir, "base");
+  folder = join(base, "run");
+  mkdirSync(join(folder, "docs"), { recursive: true });
+  writeFileSync(join(folder, "README.md"), "# inside\n");
+  writeFileSync(join(folder, "docs", "a.md"), "a\n");
+  writeFileSync(join(base, "secret.txt"), "outside the run\n");
+  mkdirSync(join(base, "other"));
+  writeFileSync(join(base, "other", "b.md"), "another run's file\n");
+  symlinkSync(join(base, "secret.txt"), join(folder, "link.txt"));
+  const config = join(dir, "mcp_servers.yaml");
+  writeFileSync(
+    config,
+    `servers:
+  - name: filesystem
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(exampleServerBin("filesystem"))}]
+    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
+  - name: local-tools
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(exampleServerBin("local-tools"))}]
+permissions:
+  documentation: [filesystem.*, local-tools.echo]
+`,
+  );
+  const loaded = await loadMCPConfig(config);
+  manager = new MCPClientManager(loaded.servers, {
+    env: { ...process.env, AGENTFORGE_WORKSPACE: base },
+    logDir: join(dir, "logs"),
+  });
+  const registry = new MCPToolRegistry();
+  for (const server of ["filesystem", "local-tools"])
+    registry.replaceServer(server, await manager.listTools(server));
+  const guard = runWorkspaceGuard(manager, folder);
+  executor = new MCPToolExecutor({
+    clientManager: {
+      getConfig: (name) => guard.getConfig(name),
+      callTool: (...args) => {
+        calls++;
+        return guard.callTool(...args);
+      },
+    },
+    registry,
+    policy: MCPPermissionPolicy.fromConfig(loaded),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  executor?.dispose();
+  await manager?.closeAll();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const read = (args: Record<string, unknown>, tool = "filesystem.read_text_file") =>
+  executor.execute("documentation", tool, args);
+
+describe("runWorkspaceGuard", () => {
+  it("lets paths inside the run's folder through (absolute or relative to the folder)", async () => {
+    expect((await read({ path: join(folder, "README.md") })).text).toContain("# inside");
+    expect((await read({ path: "docs/a.md" })).text).toContain("a");
+    const many = await read(
+      { paths: [join(folder, "README.md"), "docs/a.md"] },
+      "filesystem.read_multiple_files",
+    );
+    expect(many.text).toContain("# inside");
+  });
+
+  it("refuses paths outside it before they are sent: absolute, '..', a symlink out, one of several", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ path: join(base, "secret.txt") }, "filesystem.read_text_file"],
+      [{ path: "../other/b.md" }, "filesystem.read_text_file"],
+      [{ path: join(folder, "link.txt") }, "filesystem.read_text_file"],
+      [{ path: join(folder, "..") }, "filesystem.list_directory"],
+      [{ paths: [join(folder, "README.md"), join(base, "secret.txt")] }, "filesystem.read_multiple_files"],
+    ];
+    for (const [args, tool] of cases) {
+      const error = await read(args, tool).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error, JSON.stringify(args)).toMatchObject({
+        code: "PATH_OUTSIDE_RUN_FOLDER",
+        message: expect.stringContaining(`outside this run's folder ${folder}`),
+      });
+    }
+    // The server itself would have allowed them (its root is the base): the guard is what refused.
+    expect(
+      (await manager.callTool("filesystem", "read_text_file", { path: join(base, "secret.txt") })).isError,
+    ).not.toBe(true);
+  });
+
+  it("answers list_allowed_directories with the run's folder; other servers are not affected", async () => {
+    const before = calls;
+    const allowed = await read({}, "filesystem.list_allowed_directories");
+    expect(allowed.text).toContain(folder);
+    expect(allowed.text).not.toContain(`${base}\n`);
+    expect(calls).toBe(before + 1);
+    const echo = await executor.execute("documentation", "local-tools.echo", {
+      text: join(base, "secret.txt"),
+    });
+    expect(echo.text).toContain("secret.txt");
+  });
+});
