@@ -1,5 +1,4 @@
 import type { MCPError } from "@agentforge/mcp-config";
-import type { MCPClientManager } from "./mcp-client-manager.js";
 
 /** A JSON Schema object as MCP tools declare it (`type: "object"` at the top). */
 export interface MCPJsonSchema {
@@ -119,6 +118,14 @@ export interface DiscoverOptions {
   signal?: AbortSignal;
 }
 
+/** What discovery needs of a manager (an `MCPClientManager` is one). */
+export interface MCPToolSource {
+  /** Names of the enabled servers. */
+  serverNames(): string[];
+  /** The tools of one server (all pages). */
+  listTools(serverName: string, options?: DiscoverOptions): Promise<DiscoveredTool[]>;
+}
+
 /**
  * Whether a tool only runs as a task (`execution.taskSupport === "required"`). `MCPClientManager.callTool`
  * handles such tools (it creates the task and waits for its result); a caller that cannot (e.g. one
@@ -134,7 +141,7 @@ export function requiresTaskExecution(tool: Pick<DiscoveredTool, "execution">): 
  * Throws `MCPServerNotFoundError`, `MCPConnectionError`, `MCPTimeoutError` or `MCPRequestError`.
  */
 export function discoverTools(
-  manager: MCPClientManager,
+  manager: MCPToolSource,
   serverName: string,
   options: DiscoverOptions = {},
 ): Promise<DiscoveredTool[]> {
@@ -147,7 +154,7 @@ export function discoverTools(
  * `connection_timeout`), not the sum.
  */
 export async function discoverAll(
-  manager: MCPClientManager,
+  manager: MCPToolSource,
   options: DiscoverOptions = {},
 ): Promise<MCPDiscoveryResult> {
   const started = performance.now();

@@ -19,6 +19,7 @@ export {
   type MCPToolExecution,
   type MCPToolProblem,
   type MCPToolProblemCode,
+  type MCPToolSource,
   requiresTaskExecution,
 } from "./discover-tools.js";
 // Elicitation (servers asking the user for input)
@@ -55,22 +56,9 @@ export {
 } from "./errors.js";
 // The manager
 export {
-  type MCPCallToolOptions,
   MCPClientManager,
-  type MCPClientManagerEventName,
-  type MCPClientManagerEvents,
   type MCPClientManagerOptions,
   type MCPConfigChanges,
-  type MCPConnectedEvent,
-  type MCPConnectionFailedEvent,
-  type MCPConnectionStatus,
-  type MCPDisconnectedEvent,
-  type MCPDisconnectReason,
-  type MCPHealthChangedEvent,
-  type MCPHealthStatus,
-  type MCPListenerErrorEvent,
-  type MCPServerHealth,
-  type MCPToolsChangedEvent,
 } from "./mcp-client-manager.js";
 export {
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -109,3 +97,19 @@ export {
   type MCPResourceTemplate,
   type MCPResourceTemplatePage,
 } from "./resources.js";
+// Options, events, health and status of the manager
+export type {
+  MCPCallToolOptions,
+  MCPClientManagerEventName,
+  MCPClientManagerEvents,
+  MCPConnectedEvent,
+  MCPConnectionFailedEvent,
+  MCPConnectionStatus,
+  MCPDisconnectedEvent,
+  MCPDisconnectReason,
+  MCPHealthChangedEvent,
+  MCPHealthStatus,
+  MCPListenerErrorEvent,
+  MCPServerHealth,
+  MCPToolsChangedEvent,
+} from "./types.js";

@@ -4,6 +4,7 @@ import type { MCPClientErrorCode, MCPConnectionError } from "./errors.js";
 import {
   type CallToolResult,
   MCPClientManager,
+  type MCPClientManagerEventName,
   type MCPConnectionKind,
   type MCPElicitationFieldSchema,
   type MCPElicitationResult,
@@ -25,6 +26,23 @@ test("events are typed by name", () => {
   manager.on("connectionFailed", (event) => expectTypeOf(event.error).toEqualTypeOf<MCPConnectionError>());
   // @ts-expect-error: not an event of the manager
   manager.on("toolChanged", () => {});
+});
+
+test("on returns the function that unsubscribes; nothing outside can emit", () => {
+  const manager = new MCPClientManager([]);
+  const unsubscribe = manager.on("healthChanged", (event) => {
+    expectTypeOf(event.health).toEqualTypeOf<MCPServerHealth>();
+  });
+  expectTypeOf(unsubscribe).toEqualTypeOf<() => void>();
+  // A listener may be async: its rejection is contained like a throw.
+  manager.on("disconnected", async () => {});
+  // @ts-expect-error: the payload is the event's own type
+  manager.on("connected", (event: MCPToolsChangedEvent) => event);
+  // @ts-expect-error: the manager is not an EventEmitter
+  manager.emit("connected", {});
+  // @ts-expect-error: once is gone; unsubscribe inside the listener instead
+  manager.once("connected", () => {});
+  expectTypeOf(manager.off).parameter(0).toEqualTypeOf<MCPClientManagerEventName>();
 });
 
 test("calls and checks return plain typed data", () => {

@@ -105,3 +105,90 @@ describe("MCPClientManager (no I/O)", () => {
     expect(() => new MCPClientManager([], { elicitationTimeoutMs: 0 })).toThrow(RangeError);
   });
 });
+
+describe("MCPClientManager events: on(event, listener) → unsubscribe (no I/O)", () => {
+  // An unset placeholder fails the connection before anything is spawned: a connectionFailed per use.
+  const broken = (): MCPServerConfig => ({
+    name: "broken",
+    enabled: true,
+    transport: "stdio",
+    command: "${AGENTFORGE_TEST_UNSET_COMMAND}",
+    args: [],
+    env: {},
+    connectionTimeout: 10,
+    toolTimeout: 30,
+    resetTimeoutOnProgress: false,
+  });
+  const make = (options: MCPClientManagerOptions = {}) =>
+    new MCPClientManager([broken()], { env: {}, backoff: { initialDelayMs: 0, maxDelayMs: 0 }, ...options });
+
+  it("delivers typed events until the returned function is called; calling it twice is harmless", async () => {
+    const manager = make();
+    const seen: string[] = [];
+    const unsubscribe = manager.on("connectionFailed", (event) => seen.push(event.error.code));
+    await expect(manager.callTool("broken", "t")).rejects.toMatchObject({ code: "SERVER_MISCONFIGURED" });
+    expect(seen).toEqual(["SERVER_MISCONFIGURED"]);
+    unsubscribe();
+    unsubscribe();
+    await expect(manager.callTool("broken", "t")).rejects.toMatchObject({ code: "SERVER_MISCONFIGURED" });
+    expect(seen).toEqual(["SERVER_MISCONFIGURED"]);
+  });
+
+  it("gives each subscription its own handle, even for the same function", async () => {
+    const manager = make();
+    let calls = 0;
+    const listener = () => {
+      calls++;
+    };
+    const first = manager.on("connectionFailed", listener);
+    manager.on("connectionFailed", listener);
+    await manager.callTool("broken", "t").catch(() => {});
+    expect(calls).toBe(2);
+    first();
+    await manager.callTool("broken", "t").catch(() => {});
+    expect(calls).toBe(3);
+  });
+
+  it("keeps the deprecated off(event, listener) working", async () => {
+    const manager = make();
+    let calls = 0;
+    const listener = () => {
+      calls++;
+    };
+    manager.on("connectionFailed", listener);
+    manager.on("connectionFailed", listener);
+    expect(manager.off("connectionFailed", listener)).toBe(manager);
+    await manager.callTool("broken", "t").catch(() => {});
+    expect(calls).toBe(0);
+  });
+
+  it("offers no way to emit, and is not an EventEmitter", () => {
+    const manager = make() as unknown as Record<string, unknown>;
+    for (const method of ["emit", "once", "removeListener", "removeAllListeners", "listenerCount"]) {
+      expect(manager[method], method).toBeUndefined();
+    }
+    expect(() => make().on("connectionFailed", "nope" as unknown as () => void)).toThrow(/listener/);
+  });
+
+  it("contains a listener's throw and rejection: listenerError and onListenerError, the call's own error", async () => {
+    const reported: string[] = [];
+    const manager = make({
+      onListenerError: (_error, event, serverName) => reported.push(`${event}:${serverName}`),
+    });
+    const announced: string[] = [];
+    manager.on("listenerError", (event) => announced.push(`${event.event}:${String(event.error)}`));
+    manager.on("connectionFailed", () => {
+      throw new Error("sync");
+    });
+    manager.on("connectionFailed", () => Promise.reject(new Error("async")));
+    let reachedLast = false;
+    manager.on("connectionFailed", () => {
+      reachedLast = true;
+    });
+    await expect(manager.callTool("broken", "t")).rejects.toMatchObject({ code: "SERVER_MISCONFIGURED" });
+    expect(reachedLast).toBe(true);
+    await expect.poll(() => announced.length).toBe(2);
+    expect(announced).toEqual(["connectionFailed:Error: sync", "connectionFailed:Error: async"]);
+    expect(reported).toEqual(["connectionFailed:broken", "connectionFailed:broken"]);
+  });
+});

@@ -5,9 +5,8 @@ import {
   type MCPServerConfig,
 } from "@agentforge/mcp-config";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { EventEmitter } from "eventemitter3";
-import type { CreateTransportOptions } from "./create-transport.js";
 import {
   type DiscoveredTool,
   type DiscoverOptions,
@@ -15,8 +14,10 @@ import {
   type MCPDiscoveryResult,
 } from "./discover-tools.js";
 import type { MCPElicitationHandler } from "./elicitation.js";
-import { type MCPConnectionError, type MCPConnectionKind, MCPServerNotFoundError } from "./errors.js";
+import { MCPServerNotFoundError } from "./errors.js";
 import { type BackoffOptions, DEFAULT_BACKOFF } from "./internal/backoff.js";
+import type { ConnectionSettings } from "./internal/connection-types.js";
+import { PACKAGE_VERSION } from "./internal/package-version.js";
 import {
   readPromptPage,
   readPromptResult,
@@ -40,6 +41,30 @@ import type {
   MCPResourcePage,
   MCPResourceTemplatePage,
 } from "./resources.js";
+import type {
+  CreateTransportOptions,
+  MCPCallToolOptions,
+  MCPClientManagerEventName,
+  MCPClientManagerEvents,
+  MCPConnectionStatus,
+  MCPServerHealth,
+} from "./types.js";
+
+export type {
+  MCPCallToolOptions,
+  MCPClientManagerEventName,
+  MCPClientManagerEvents,
+  MCPConnectedEvent,
+  MCPConnectionFailedEvent,
+  MCPConnectionStatus,
+  MCPDisconnectedEvent,
+  MCPDisconnectReason,
+  MCPHealthChangedEvent,
+  MCPHealthStatus,
+  MCPListenerErrorEvent,
+  MCPServerHealth,
+  MCPToolsChangedEvent,
+} from "./types.js";
 
 /** Options of `MCPClientManager`. */
 export interface MCPClientManagerOptions {
@@ -47,13 +72,16 @@ export interface MCPClientManagerOptions {
   env?: EnvSource;
   /** What `${NODE}` expands to (default `process.execPath`). */
   nodePath?: string;
-  /** Folder of the per-server `<name>.stderr.log` files (default `logs/mcp`); `false`: memory only. */
+  /**
+   * Folder of the per-server `<name>.stderr.log` files. Default `false`: no log files; stderr is kept
+   * in memory only, for the tails that error messages end with. Give a folder to keep the logs.
+   */
   logDir?: string | false;
   /** Message-size limit for stdio servers without `maxMessageBytes` (default 64 MiB). */
   maxMessageBytes?: number;
   /** Extra variable names stdio children inherit, besides HOME, LOGNAME, PATH, SHELL, TERM, USER. */
   inheritEnv?: readonly string[];
-  /** Name and version this client announces to servers (default `agentforge-mcp-client`). */
+  /** Name and version this client announces to servers (default `agentforge-mcp-client` and this package's version). */
   clientInfo?: { name: string; version: string };
   /** Backoff between failed connection attempts (default 250 ms doubling up to 30 s). */
   backoff?: Partial<BackoffOptions>;
@@ -94,168 +122,6 @@ export interface MCPClientManagerOptions {
   elicitationTimeoutMs?: number;
 }
 
-/** Options of `MCPClientManager.callTool`. Defaults come from the server's config. */
-export interface MCPCallToolOptions {
-  /** Cancels the call: `notifications/cancelled` is sent and the call rejects with `REQUEST_CANCELLED`. */
-  signal?: AbortSignal;
-  /** Time without an answer before `MCPTimeoutError` (default `tool_timeout` × 1000). */
-  timeoutMs?: number;
-  /** Restart the timeout on each progress notification (default `reset_timeout_on_progress`). */
-  resetTimeoutOnProgress?: boolean;
-  /** Hard upper bound of the call, progress or not (default `max_total_timeout` × 1000, if set). */
-  maxTotalTimeoutMs?: number;
-  /** Receives the server's progress notifications for this call. */
-  onprogress?: (progress: Progress) => void;
-}
-
-/** Status of a health check. */
-export type MCPHealthStatus = "healthy" | "unhealthy" | "disabled";
-
-/** The result of a health check, as cached and returned by `lastHealth`. */
-export interface MCPServerHealth {
-  /** The server's name. */
-  name: string;
-  /** `healthy`: ping and tools/list answered; `unhealthy`: see `error`; `disabled`: not checked. */
-  status: MCPHealthStatus;
-  /** Ping round trip when healthy; time until failure when unhealthy; null when disabled. */
-  latencyMs: number | null;
-  /** Number of tools (last known when unhealthy; null when never discovered). */
-  toolCount: number | null;
-  /** Why the server is unhealthy (no secret values). */
-  error?: string;
-  /** The error's code (e.g. `COMMAND_NOT_FOUND`, `HTTP_UNAUTHORIZED`, `REQUEST_TIMEOUT`). */
-  errorCode?: string;
-  /** ISO 8601 time of the check. */
-  checkedAt: string;
-}
-
-/** A snapshot of one server's connection, for status displays. */
-export interface MCPConnectionStatus {
-  /** The server's name. */
-  name: string;
-  /** Whether the config enables it. */
-  enabled: boolean;
-  /** `backoff`: the last attempt failed and the next is not due yet. */
-  state: "disabled" | "idle" | "connecting" | "connected" | "backoff";
-  /** How it is connected, when it is. */
-  transport?: MCPConnectionKind;
-  /** stdio: the child's process id, when connected. */
-  pid?: number;
-  /** ISO 8601 time the current connection was made. */
-  connectedAt?: string;
-  /** Consecutive failed connection attempts. */
-  failures: number;
-  /** `backoff`: milliseconds until the next attempt is allowed. */
-  retryInMs?: number;
-  /** Message of the last failed attempt (no secret values). */
-  lastError?: string;
-  /** stdio: the stderr log of the current connection. */
-  stderrLogPath?: string;
-  /** Number of tools last discovered (null when never discovered). */
-  toolCount: number | null;
-}
-
-/** Why a connection ended. */
-export type MCPDisconnectReason = "closed" | "lost" | "recycled" | "reconfigured" | "removed";
-
-/** Payload of `connected`. */
-export interface MCPConnectedEvent {
-  /** The server's name. */
-  serverName: string;
-  /** How it is connected (`sse` after a fallback). */
-  transport: MCPConnectionKind;
-  /** stdio: the child's process id. */
-  pid?: number;
-  /** Connection attempts made for this server so far, this one included. */
-  attempt: number;
-  /** Time the attempt took. */
-  durationMs: number;
-}
-
-/** Payload of `disconnected`. */
-export interface MCPDisconnectedEvent {
-  /** The server's name. */
-  serverName: string;
-  /** How it was connected. */
-  transport: MCPConnectionKind;
-  /** `lost`: ended by the server or the network; otherwise ended by the manager. */
-  reason: MCPDisconnectReason;
-  /** stdio: the child's process id. */
-  pid?: number;
-  /** stdio: its exit code, when it exited. */
-  exitCode?: number | null;
-  /** stdio: the signal that ended it, if any. */
-  signal?: string | null;
-}
-
-/** Payload of `connectionFailed`. */
-export interface MCPConnectionFailedEvent {
-  /** The server's name. */
-  serverName: string;
-  /** The classified failure (no secret values). */
-  error: MCPConnectionError;
-  /** Consecutive failures so far. */
-  failures: number;
-  /** Time before the next attempt is allowed. */
-  retryInMs: number;
-}
-
-/** Payload of `toolsChanged`: the server's new full tool list and what changed by name. */
-export interface MCPToolsChangedEvent {
-  /** The server's name. */
-  serverName: string;
-  /** Its complete tool list now (empty when removed or disabled). */
-  tools: DiscoveredTool[];
-  /** Tool names that appeared. */
-  added: string[];
-  /** Tool names that disappeared. */
-  removed: string[];
-  /** Tool names whose definition changed. */
-  changed: string[];
-}
-
-/** Payload of `healthChanged` (fired when a server's health status differs from the previous check). */
-export interface MCPHealthChangedEvent {
-  /** The server's name. */
-  serverName: string;
-  /** The new result. */
-  health: MCPServerHealth;
-  /** The previous result, if there was one. */
-  previous?: MCPServerHealth;
-}
-
-/** Payload of `listenerError`: a listener of another event threw or returned a rejected promise. */
-export interface MCPListenerErrorEvent {
-  /** The event whose listener failed (e.g. `toolsChanged`). */
-  event: MCPClientManagerEventName;
-  /** The server the event was about. */
-  serverName: string;
-  /** What the listener threw (or the rejection reason), as it was. */
-  error: unknown;
-}
-
-/** The manager's events (eventemitter3): `manager.on("toolsChanged", (event) => ...)`. */
-export interface MCPClientManagerEvents {
-  /** A connection was established (first time or reconnect). */
-  connected: (event: MCPConnectedEvent) => void;
-  /** A connection ended (see `reason`). */
-  disconnected: (event: MCPDisconnectedEvent) => void;
-  /** A connection attempt failed; the next one waits `retryInMs`. */
-  connectionFailed: (event: MCPConnectionFailedEvent) => void;
-  /** A server's tool list differs from the one cached (list_changed, reconnect, health check, reload). */
-  toolsChanged: (event: MCPToolsChangedEvent) => void;
-  /** A server's health status changed. */
-  healthChanged: (event: MCPHealthChangedEvent) => void;
-  /**
-   * A listener of another event threw or rejected. The error was contained (the host and the other
-   * listeners were not affected); a `listenerError` listener that throws is ignored.
-   */
-  listenerError: (event: MCPListenerErrorEvent) => void;
-}
-
-/** The name of one of the manager's events. */
-export type MCPClientManagerEventName = keyof MCPClientManagerEvents;
-
 /** What `applyConfig` did. */
 export interface MCPConfigChanges {
   /** Servers that are new. */
@@ -268,7 +134,17 @@ export interface MCPConfigChanges {
   unchanged: string[];
 }
 
-const PACKAGE_CLIENT_INFO = { name: "agentforge-mcp-client", version: "0.0.0" };
+/** One listener as the emitter sees it (payloads are typed at `on`). */
+type Listener = (payload: unknown) => unknown;
+
+interface Subscription {
+  event: MCPClientManagerEventName;
+  listener: unknown;
+  wrapper: Listener;
+}
+
+/** What the manager announces to servers by default: its name and this package's version. */
+const PACKAGE_CLIENT_INFO = { name: "agentforge-mcp-client", version: PACKAGE_VERSION };
 
 function validateConfigs(configs: readonly MCPServerConfig[]): void {
   if (!Array.isArray(configs)) {
@@ -323,14 +199,17 @@ function positive(value: number | undefined, name: string, min = 1): void {
  * Owns one MCP client per configured server: created lazily on first use, connected within
  * `connection_timeout`, **kept open and reused**; concurrent first uses share one connection attempt
  * (one child process). A dropped connection is re-established on the next use, with bounded exponential
- * backoff after failed attempts. Emits typed events (eventemitter3). Node.js only (it spawns processes
- * and writes stderr logs).
+ * backoff after failed attempts. Typed events: `manager.on(event, listener)` returns the function that
+ * unsubscribes; only the manager emits them. Node.js only (it spawns processes).
  *
  * Unknown or disabled names throw `MCPServerNotFoundError` before any connection attempt.
  */
-export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
+export class MCPClientManager {
   private connections = new Map<string, ServerConnection>();
-  private readonly settings: ConstructorParameters<typeof ServerConnection>[1];
+  private readonly settings: ConnectionSettings;
+  /** The manager's own emitter: subscribing goes through `on`, emitting is for the connections only. */
+  private readonly events = new EventEmitter<MCPClientManagerEventName>();
+  private readonly subscriptions = new Set<Subscription>();
   /** Where `grant: authorization_code` logins are kept (the `tokenStore` option, or memory). */
   readonly tokenStore: MCPOAuthTokenStore;
   private pollTimer: NodeJS.Timeout | undefined;
@@ -338,7 +217,6 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
 
   /** `configs` are typically `(await loadMCPConfig(path)).servers`; disabled entries are kept but never connected. */
   constructor(configs: readonly MCPServerConfig[], options: MCPClientManagerOptions = {}) {
-    super();
     validateConfigs(configs);
     positive(options.maxMessageBytes, "MCPClientManager: options.maxMessageBytes", 1024);
     positive(options.healthTimeoutMs, "MCPClientManager: options.healthTimeoutMs");
@@ -383,7 +261,7 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
       clientInfo: options.clientInfo ?? PACKAGE_CLIENT_INFO,
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
       healthTimeoutMs: options.healthTimeoutMs,
-      events: this,
+      events: this.events,
       ...(options.onListenerError ? { onListenerError: options.onListenerError } : {}),
       ...(options.elicitation ? { elicitation: options.elicitation } : {}),
       ...(options.elicitationTimeoutMs !== undefined
@@ -392,6 +270,41 @@ export class MCPClientManager extends EventEmitter<MCPClientManagerEvents> {
     };
     for (const config of configs)
       this.connections.set(config.name, new ServerConnection(config, this.settings));
+  }
+
+  /**
+   * Subscribe to one of the manager's events; returns the function that unsubscribes (calling it again
+   * does nothing). A listener that throws or rejects never reaches the code that caused the event: its
+   * error is announced as `listenerError` and passed to `onListenerError`.
+   */
+  on<K extends MCPClientManagerEventName>(event: K, listener: MCPClientManagerEvents[K]): () => void {
+    if (typeof listener !== "function") {
+      throw new TypeError(`MCPClientManager.on("${String(event)}"): listener must be a function`);
+    }
+    // A wrapper per subscription: subscribing the same function twice gives two independent handles.
+    const wrapper: Listener = (payload) => (listener as Listener)(payload);
+    const subscription: Subscription = { event, listener, wrapper };
+    this.subscriptions.add(subscription);
+    this.events.on(event, wrapper);
+    return () => {
+      if (!this.subscriptions.delete(subscription)) return;
+      this.events.off(event, wrapper);
+    };
+  }
+
+  /**
+   * Remove a listener added with `on` (every subscription of it to `event`), or all listeners of
+   * `event` when none is given.
+   * @deprecated Call the function `on` returns instead; `off` will be removed in a later version.
+   */
+  off<K extends MCPClientManagerEventName>(event: K, listener?: MCPClientManagerEvents[K]): this {
+    for (const subscription of [...this.subscriptions]) {
+      if (subscription.event !== event) continue;
+      if (listener !== undefined && subscription.listener !== listener) continue;
+      this.subscriptions.delete(subscription);
+      this.events.off(event, subscription.wrapper);
+    }
+    return this;
   }
 
   private entry(name: string, allowDisabled = false): ServerConnection {

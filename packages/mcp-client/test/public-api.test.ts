@@ -44,4 +44,16 @@ describe("public API", () => {
       expect(ErrorClass.isInstance(error)).toBe(true);
     }
   });
+
+  it("the manager subscribes through on() → unsubscribe; it has no emit (a change here needs a changeset)", () => {
+    const methods = Object.getOwnPropertyNames(api.MCPClientManager.prototype).sort();
+    expect(
+      methods.filter((name) =>
+        /^(on|off|once|emit|addListener|removeListener|removeAllListeners|listeners|listenerCount|eventNames)$/.test(
+          name,
+        ),
+      ),
+    ).toEqual(["off", "on"]);
+    expect(Object.getPrototypeOf(api.MCPClientManager.prototype)).toBe(Object.prototype);
+  });
 });

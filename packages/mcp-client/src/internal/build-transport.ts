@@ -4,61 +4,91 @@ import {
   MCPConfigError,
   type MCPHttpServerConfig,
   type MCPServerConfig,
+  type MCPStdioServerConfig,
   resolvedAuthHeaders,
   resolvedEnv,
   resolvePlaceholders,
 } from "@agentforge/mcp-config";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CreateTransportOptions } from "../create-transport.js";
-import { MCPConnectionError, type MCPConnectionKind } from "../errors.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { MCPConnectionError } from "../errors.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, MCPStdioTransport } from "../mcp-stdio-transport.js";
 import { MCPMemoryTokenStore } from "../oauth-token-store.js";
+import type { CreateTransportOptions } from "../types.js";
 import { AuthorizationCodeProvider, DEFAULT_LOGIN_TIMEOUT_MS } from "./authorization-code.js";
 import { mtlsFetch, oauthProvider } from "./http-auth.js";
 import { type Redactor, redactorFor } from "./redactor.js";
 
-/** Variables every stdio child inherits (the same safe list as the SDK): nothing else leaks in implicitly. */
-export const DEFAULT_INHERITED_ENV: readonly string[] =
-  process.platform === "win32"
-    ? [
-        "APPDATA",
-        "HOMEDRIVE",
-        "HOMEPATH",
-        "LOCALAPPDATA",
-        "PATH",
-        "PROCESSOR_ARCHITECTURE",
-        "SYSTEMDRIVE",
-        "SYSTEMROOT",
-        "TEMP",
-        "USERNAME",
-        "USERPROFILE",
-        "PROGRAMFILES",
-      ]
-    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+/** Variables every stdio child inherits: the SDK's own safe list, nothing else leaks in implicitly. */
+export const DEFAULT_INHERITED_ENV: readonly string[] = DEFAULT_INHERITED_ENV_VARS;
 
-/** Default folder of the per-server stderr logs, relative to the working directory. */
-export const DEFAULT_LOG_DIR = "logs/mcp";
+/**
+ * Where per-server stderr logs go unless a folder is given: nowhere (no files in the caller's working
+ * directory); stderr is kept in memory for the tails that error messages end with.
+ */
+export const DEFAULT_LOG_DIR: string | false = false;
 
-/** What the manager needs besides the transport: its kind, the redactor, and a stderr-aware handle. */
-export interface BuiltTransport {
-  transport: Transport;
-  kind: MCPConnectionKind;
+/** What every built transport carries besides the SDK transport. */
+interface BuiltCommon {
   redactor: Redactor;
-  stdio: MCPStdioTransport | undefined;
   /** Resources to release after the transport closed (the mTLS dispatcher). */
   dispose: () => Promise<void>;
+}
+
+/** A stdio transport: the transport is the stderr-aware `MCPStdioTransport` itself. */
+export interface BuiltStdio extends BuiltCommon {
+  kind: "stdio";
+  transport: MCPStdioTransport;
+  stdio: MCPStdioTransport;
+  oauth?: undefined;
+  fetch?: undefined;
+}
+
+/** What both HTTP transports carry for `grant: authorization_code` logins. */
+interface BuiltHttpCommon extends BuiltCommon {
+  stdio?: undefined;
   /** `grant: authorization_code`: the provider that can run a pending login. */
   oauth?: AuthorizationCodeProvider;
   /** The fetch the transport uses (for the login's token exchange). */
   fetch?: FetchLike;
 }
 
-function childEnvironment(config: MCPServerConfig, env: EnvSource, inherit: readonly string[]) {
-  const out: Record<string, string> = {};
-  for (const name of [...DEFAULT_INHERITED_ENV, ...inherit]) {
+/** A Streamable HTTP transport (it has a session to terminate). */
+export interface BuiltStreamableHttp extends BuiltHttpCommon {
+  kind: "streamable-http";
+  transport: StreamableHTTPClientTransport;
+}
+
+/** A legacy HTTP+SSE transport. */
+export interface BuiltSse extends BuiltHttpCommon {
+  kind: "sse";
+  transport: SSEClientTransport;
+}
+
+/** An HTTP transport of either kind. */
+export type BuiltHttp = BuiltStreamableHttp | BuiltSse;
+/** Which HTTP transport to build. */
+export type HttpTransportKind = BuiltHttp["kind"];
+
+/** What the manager needs besides the transport: its kind (the discriminant), the redactor, the stdio handle. */
+export type BuiltTransport = BuiltStdio | BuiltHttp;
+
+/**
+ * The environment of a stdio child: the SDK's default inherited variables (`getDefaultEnvironment()`
+ * when names are looked up in `process.env`; the same names, filtered the same way, from another env
+ * source), the extra `inherit` names, then the server's own `env`.
+ */
+export function childEnvironment(
+  config: MCPServerConfig,
+  env: EnvSource,
+  inherit: readonly string[],
+): Record<string, string> {
+  const out: Record<string, string> = env === process.env ? getDefaultEnvironment() : {};
+  const names = env === process.env ? inherit : [...DEFAULT_INHERITED_ENV, ...inherit];
+  for (const name of names) {
     const value = env[name];
     // Skip exported shell functions, as the SDK does.
     if (value !== undefined && !value.startsWith("()")) out[name] = value;
@@ -87,22 +117,17 @@ function resolved<T extends MCPServerConfig>(
   }
 }
 
-interface HttpTransport {
-  transport: Transport;
-  dispose: () => Promise<void>;
-  oauth?: AuthorizationCodeProvider;
-  fetch?: FetchLike;
-}
-
-async function httpTransport(
+/** An HTTP transport of `kind` for an http server config (placeholders resolved, auth wired). */
+export async function buildHttpTransport(
   config: MCPHttpServerConfig,
-  kind: "streamable-http" | "sse",
-  env: EnvSource,
-  redactor: Redactor,
-  options: CreateTransportOptions,
-): Promise<HttpTransport> {
-  const headers = resolvedAuthHeaders(config, env);
-  const auth = config.auth;
+  kind: HttpTransportKind,
+  options: CreateTransportOptions = {},
+): Promise<BuiltHttp> {
+  const env = options.env ?? process.env;
+  const redactor = redactorFor(config, env);
+  const resolvedConfig = resolved(config, options, redactor);
+  const headers = resolvedAuthHeaders(resolvedConfig, env);
+  const auth = resolvedConfig.auth;
   let fetch: FetchLike | undefined;
   let dispose = async () => {};
   let authProvider: OAuthClientProvider | undefined;
@@ -114,7 +139,7 @@ async function httpTransport(
   } else if (auth.type === "oauth" && auth.grant === "authorization_code") {
     oauth = new AuthorizationCodeProvider({
       serverName: config.name,
-      url: config.url,
+      url: resolvedConfig.url,
       auth,
       env,
       store: options.tokenStore ?? new MCPMemoryTokenStore(),
@@ -139,38 +164,41 @@ async function httpTransport(
     ...(fetch ? { fetch } : {}),
     ...(authProvider ? { authProvider } : {}),
   };
-  const url = new URL(config.url);
-  const transport =
-    kind === "sse"
-      ? new SSEClientTransport(url, transportOptions)
-      : new StreamableHTTPClientTransport(url, transportOptions);
-  return { transport, dispose, ...(oauth ? { oauth } : {}), ...(fetch ? { fetch } : {}) };
+  const common = { redactor, dispose, ...(oauth ? { oauth } : {}), ...(fetch ? { fetch } : {}) };
+  const url = new URL(resolvedConfig.url);
+  return kind === "sse"
+    ? { ...common, kind, transport: new SSEClientTransport(url, transportOptions) }
+    : { ...common, kind, transport: new StreamableHTTPClientTransport(url, transportOptions) };
 }
 
-/** The manager's transport factory: the transport plus what it needs to report failures. */
+/** A stdio transport for a stdio server config (placeholders resolved, minimal env, stderr log). */
+export function buildStdioTransport(
+  config: MCPStdioServerConfig,
+  options: CreateTransportOptions = {},
+): BuiltStdio {
+  const env = options.env ?? process.env;
+  const redactor = redactorFor(config, env);
+  const launch = resolved(config, options, redactor);
+  const logDir = options.logDir ?? DEFAULT_LOG_DIR;
+  const stdio = new MCPStdioTransport({
+    command: launch.command,
+    args: launch.args,
+    env: childEnvironment(config, env, options.inheritEnv ?? []),
+    ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}),
+    serverName: config.name,
+    stderrLogPath: logDir === false ? false : join(resolve(logDir), `${config.name}.stderr.log`),
+    maxMessageBytes: config.maxMessageBytes ?? options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    redactor,
+    ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
+  });
+  return { kind: "stdio", transport: stdio, stdio, redactor, dispose: async () => {} };
+}
+
+/** The transport for one server config (`options.http` picks the HTTP kind). */
 export async function buildTransport(
   config: MCPServerConfig,
   options: CreateTransportOptions = {},
 ): Promise<BuiltTransport> {
-  const env = options.env ?? process.env;
-  const redactor = redactorFor(config, env);
-  if (config.transport === "stdio") {
-    const launch = resolved(config, options, redactor);
-    const logDir = options.logDir ?? DEFAULT_LOG_DIR;
-    const stdio = new MCPStdioTransport({
-      command: launch.command,
-      args: launch.args,
-      env: childEnvironment(config, env, options.inheritEnv ?? []),
-      ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}),
-      serverName: config.name,
-      stderrLogPath: logDir === false ? false : join(resolve(logDir), `${config.name}.stderr.log`),
-      maxMessageBytes: config.maxMessageBytes ?? options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      redactor,
-      ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
-    });
-    return { transport: stdio, kind: "stdio", redactor, stdio, dispose: async () => {} };
-  }
-  const kind = options.http ?? "streamable-http";
-  const http = await httpTransport(resolved(config, options, redactor), kind, env, redactor, options);
-  return { ...http, kind, redactor, stdio: undefined };
+  if (config.transport === "stdio") return buildStdioTransport(config, options);
+  return buildHttpTransport(config, options.http ?? "streamable-http", options);
 }

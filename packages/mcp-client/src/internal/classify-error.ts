@@ -421,8 +421,11 @@ export function requestError(error: unknown, failure: RequestFailure): MCPError 
       );
     }
     if (error.code !== ErrorCode.ConnectionClosed) {
+      // The SDK's own output-schema checks: InvalidParams for content that breaks the schema,
+      // InvalidRequest for a missing structuredContent (test/contract/sdk-errors.test.ts).
       const invalid =
-        /output schema|structured content/i.test(error.message) && error.code === ErrorCode.InvalidParams;
+        /output schema|structured content/i.test(error.message) &&
+        (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.InvalidRequest);
       return new MCPRequestError(
         `${what(failure)} on MCP server "${serverName}" failed: ${redactor.redact(error.message)}`,
         invalid ? { ...base, code: "INVALID_REPLY" } : { ...base, code: "RPC_ERROR", rpcCode: error.code },

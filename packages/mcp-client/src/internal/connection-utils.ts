@@ -1,8 +1,7 @@
 /** Small helpers of the connection modules: deadlines, quiet closing, guarded callbacks. */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import type { MCPCallToolOptions } from "../mcp-client-manager.js";
+import type { MCPCallToolOptions } from "../types.js";
 import type { BuiltTransport } from "./build-transport.js";
 
 export const ignoreProgress = (): void => {};
@@ -54,7 +53,7 @@ export async function closeQuietly(client: Client, built: BuiltTransport): Promi
 
 export async function terminateSession(built: BuiltTransport): Promise<void> {
   if (built.kind !== "streamable-http") return;
-  const transport = built.transport as StreamableHTTPClientTransport;
+  const transport = built.transport;
   if (!transport.sessionId) return;
   await withDeadline(transport.terminateSession(), 1000, () => {}).catch(() => {});
 }

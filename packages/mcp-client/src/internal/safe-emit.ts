@@ -12,12 +12,13 @@ interface Registered {
  * caller (so it can never become an uncaught exception or an unhandled rejection in the host).
  * Mirrors eventemitter3's `emit` (once-listeners are removed before they run).
  */
-export function safeEmit(
-  emitter: EventEmitter,
-  name: string,
+export function safeEmit<E extends EventEmitter.ValidEventTypes>(
+  typed: EventEmitter<E>,
+  name: EventEmitter.EventNames<E> & string,
   payload: unknown,
   onError: (error: unknown) => void,
 ): void {
+  const emitter = typed as unknown as EventEmitter;
   const report = (error: unknown) => {
     try {
       onError(error);

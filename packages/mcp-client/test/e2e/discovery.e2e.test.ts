@@ -12,12 +12,11 @@ const BUILT_IN_TOOLS = 17; // tools every test server registers
 
 function nextToolsChanged(m: ReturnType<typeof manager>, serverName: string): Promise<MCPToolsChangedEvent> {
   return new Promise((resolve) => {
-    const listener = (event: MCPToolsChangedEvent) => {
+    const unsubscribe = m.on("toolsChanged", (event) => {
       if (event.serverName !== serverName) return;
-      m.off("toolsChanged", listener);
+      unsubscribe();
       resolve(event);
-    };
-    m.on("toolsChanged", listener);
+    });
   });
 }
 

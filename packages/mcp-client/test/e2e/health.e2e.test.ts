@@ -55,7 +55,12 @@ describe("startHealthPolling", () => {
         if (event.health.status === "healthy") resolve();
       });
     });
-    const failed = new Promise<void>((resolve) => m.once("connectionFailed", () => resolve()));
+    const failed = new Promise<void>((resolve) => {
+      const unsubscribe = m.on("connectionFailed", () => {
+        unsubscribe();
+        resolve();
+      });
+    });
     const stop = m.startHealthPolling(50);
     await failed;
     writeFileSync(marker, "");

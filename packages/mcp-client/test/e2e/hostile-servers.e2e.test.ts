@@ -63,13 +63,12 @@ async function expectGoodUsable(m: ReturnType<typeof manager>): Promise<void> {
 
 function nextToolsChanged(m: ReturnType<typeof manager>, serverName: string, has?: string) {
   return new Promise<MCPToolsChangedEvent>((resolve) => {
-    const off = (event: MCPToolsChangedEvent) => {
+    const unsubscribe = m.on("toolsChanged", (event) => {
       if (event.serverName !== serverName) return;
       if (has && !event.tools.some((tool) => tool.toolName === has)) return;
-      m.off("toolsChanged", off);
+      unsubscribe();
       resolve(event);
-    };
-    m.on("toolsChanged", off);
+    });
   });
 }
 

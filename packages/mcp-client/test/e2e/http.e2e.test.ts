@@ -129,7 +129,12 @@ describe("Streamable HTTP", () => {
     const running = await server();
     const m = manager([httpTestServer("dynamic", running.url)]);
     const before = await m.listTools("dynamic");
-    const changed = new Promise<MCPToolsChangedEvent>((resolve) => m.once("toolsChanged", resolve));
+    const changed = new Promise<MCPToolsChangedEvent>((resolve) => {
+      const unsubscribe = m.on("toolsChanged", (event) => {
+        unsubscribe();
+        resolve(event);
+      });
+    });
     await m.callTool("dynamic", "add_tool", { name: "late_tool" });
     const event = await changed;
     expect(event).toMatchObject({ serverName: "dynamic", added: ["late_tool"], removed: [], changed: [] });

@@ -1,0 +1,303 @@
+/**
+ * One server's call path: `tools/call` with the server's limits (tool timeout restarted on progress,
+ * max total timeout, call slots, cancellation), the task path for task-required tools, and the
+ * resources/prompts requests; every failure is mapped by the lifecycle's `failed`.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  type Progress,
+  ResultSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { MCPCapabilityError, MCPRequestError, MCPTimeoutError } from "../errors.js";
+import type { MCPCallToolOptions } from "../types.js";
+import type { ConnectionCore, Live } from "./connection-types.js";
+import { guardedProgress, ignoreProgress, runsToolTasks, timeoutError } from "./connection-utils.js";
+import { MalformedReply } from "./read-resources.js";
+import { Semaphore } from "./semaphore.js";
+import { callToolAsTask } from "./task-call.js";
+import type { ToolCache } from "./tool-cache.js";
+import { toCallToolResult } from "./tool-result.js";
+
+/** Sends one server's tool calls and resource/prompt requests. */
+export class CallPath {
+  private readonly slots: Semaphore | undefined;
+
+  constructor(
+    private readonly core: ConnectionCore,
+    private readonly cache: ToolCache,
+  ) {
+    const max = core.config.maxConcurrentCalls;
+    this.slots = max ? new Semaphore(max) : undefined;
+  }
+
+  /** Call a tool with the server's limits; see `MCPClientManager.callTool`. */
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown> | undefined,
+    options: MCPCallToolOptions,
+  ): Promise<CallToolResult> {
+    const timeoutMs = options.timeoutMs ?? this.core.config.toolTimeout * 1000;
+    const totalTimeoutMs =
+      options.maxTotalTimeoutMs ??
+      (this.core.config.maxTotalTimeout !== undefined ? this.core.config.maxTotalTimeout * 1000 : undefined);
+    const resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? this.core.config.resetTimeoutOnProgress;
+    const signal = options.signal;
+    const started = performance.now();
+    let cancelled = false;
+    let totalFired = false;
+    const failure = (error: unknown, live: Live | undefined) =>
+      this.core.failed(error, live, {
+        method: "tools/call",
+        toolName,
+        timeoutMs,
+        started,
+        cancelled,
+        totalTimeoutMs: totalFired ? totalTimeoutMs : undefined,
+      });
+    if (signal?.aborted) {
+      cancelled = true;
+      throw failure(signal.reason, undefined);
+    }
+    let release: (() => void) | undefined;
+    if (this.slots) release = await this.acquireSlot(this.slots, toolName, timeoutMs, signal, started);
+    let live: Live | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    // Built by hand rather than with spreads: this is the hot path of every tool call.
+    const request: RequestOptions = { timeout: timeoutMs, resetTimeoutOnProgress };
+    // The SDK only asks for progress (and so can only reset the timeout) when onprogress is set.
+    if (options.onprogress || resetTimeoutOnProgress)
+      request.onprogress = options.onprogress ? guardedProgress(options.onprogress) : ignoreProgress;
+    const params: CallToolRequest["params"] = args ? { name: toolName, arguments: args } : { name: toolName };
+    try {
+      live = this.core.live ?? (await this.core.ensure(signal));
+      if (runsToolTasks(live.client) && (await this.taskSupport(toolName, signal)) === "required") {
+        const raw = await this.callAsTask(live, params, {
+          timeoutMs,
+          totalTimeoutMs,
+          resetTimeoutOnProgress,
+          signal,
+          onprogress: options.onprogress,
+          onCancelled: () => {
+            cancelled = true;
+          },
+          onTotalTimeout: () => {
+            totalFired = true;
+          },
+        });
+        return this.toolResult(raw, toolName);
+      }
+      if (signal || totalTimeoutMs !== undefined) {
+        // A per-call controller: the caller's signal may be long-lived, and the SDK never removes the
+        // abort listener it adds to the signal it is given.
+        const inner = new AbortController();
+        request.signal = inner.signal;
+        if (signal) {
+          onAbort = () => {
+            cancelled = true;
+            inner.abort(signal.reason);
+          };
+          signal.addEventListener("abort", onAbort, { once: true });
+        }
+        if (totalTimeoutMs !== undefined) {
+          const left = Math.max(1, totalTimeoutMs - (performance.now() - started));
+          timer = setTimeout(() => {
+            totalFired = true;
+            inner.abort(new Error("max total timeout exceeded"));
+          }, left);
+        }
+      }
+      // Read loosely, then repaired part by part: one unknown content type or bad image must not fail
+      // the whole result (the SDK still checks structuredContent against the tool's output schema).
+      const current = live;
+      const raw: unknown = await this.core.withLogin(current, signal, () =>
+        current.client.callTool(
+          params,
+          ResultSchema as unknown as Parameters<Client["callTool"]>[1],
+          request,
+        ),
+      );
+      return this.toolResult(raw, toolName);
+    } catch (error) {
+      throw failure(error, live);
+    } finally {
+      release?.();
+      if (timer) clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private toolResult(raw: unknown, toolName: string): CallToolResult {
+    const result = toCallToolResult(raw);
+    if (!result) {
+      throw new MCPRequestError(
+        `tools/call "${toolName}" on MCP server "${this.core.config.name}" returned a reply that is not a valid MCP tool result.`,
+        { code: "INVALID_REPLY", serverName: this.core.config.name, toolName, method: "tools/call" },
+      );
+    }
+    return result;
+  }
+
+  /** The tool's `execution.taskSupport`, discovering the tools first when they never were. */
+  private async taskSupport(toolName: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+    if (this.cache.tools === undefined) await this.cache.listTools(signal).catch(() => undefined);
+    return this.cache.tools?.find((tool) => tool.toolName === toolName)?.execution?.taskSupport;
+  }
+
+  /**
+   * A task-required tool: create the task and wait for its result, with the same limits as a plain call:
+   * `timeoutMs` bounds the whole task (restarted on progress when `resetTimeoutOnProgress`), the max
+   * total timeout is a hard bound, and the caller's signal cancels; each of them also sends tasks/cancel.
+   */
+  private async callAsTask(
+    live: Live,
+    params: CallToolRequest["params"],
+    limits: {
+      timeoutMs: number;
+      totalTimeoutMs: number | undefined;
+      resetTimeoutOnProgress: boolean;
+      signal: AbortSignal | undefined;
+      onprogress: MCPCallToolOptions["onprogress"];
+      onCancelled: () => void;
+      onTotalTimeout: () => void;
+    },
+  ): Promise<unknown> {
+    const inner = new AbortController();
+    const { signal, timeoutMs } = limits;
+    const expire = () => inner.abort(timeoutError(timeoutMs));
+    let idle = setTimeout(expire, timeoutMs);
+    let total: NodeJS.Timeout | undefined;
+    if (limits.totalTimeoutMs !== undefined) {
+      total = setTimeout(() => {
+        limits.onTotalTimeout();
+        inner.abort(new Error("max total timeout exceeded"));
+      }, limits.totalTimeoutMs);
+    }
+    const onAbort = () => {
+      limits.onCancelled();
+      inner.abort(signal?.reason);
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    const progress = limits.onprogress ? guardedProgress(limits.onprogress) : undefined;
+    const onprogress =
+      progress || limits.resetTimeoutOnProgress
+        ? (value: Progress) => {
+            if (limits.resetTimeoutOnProgress && !inner.signal.aborted) {
+              clearTimeout(idle);
+              idle = setTimeout(expire, timeoutMs);
+            }
+            progress?.(value);
+          }
+        : undefined;
+    try {
+      return await callToolAsTask(live.client, {
+        params,
+        signal: inner.signal,
+        ...(onprogress ? { onprogress } : {}),
+        send: (run) => this.core.withLogin(live, signal, run),
+      });
+    } finally {
+      clearTimeout(idle);
+      if (total) clearTimeout(total);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private async acquireSlot(
+    slots: Semaphore,
+    toolName: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    started: number,
+  ): Promise<() => void> {
+    try {
+      return await slots.acquire(timeoutMs, signal);
+    } catch (reason) {
+      if (reason === "aborted") {
+        return Promise.reject(
+          new MCPRequestError(
+            `tools/call "${toolName}" on MCP server "${this.core.config.name}" was cancelled by the caller while waiting for a free call slot.`,
+            { code: "REQUEST_CANCELLED", serverName: this.core.config.name, toolName, method: "tools/call" },
+          ),
+        );
+      }
+      return Promise.reject(
+        new MCPTimeoutError(
+          `tools/call "${toolName}" on MCP server "${this.core.config.name}" waited ${Math.round(performance.now() - started)} ms for a free call slot (max_concurrent_calls = ${slots.limit}) and gave up.`,
+          {
+            code: "TOOL_TIMEOUT",
+            serverName: this.core.config.name,
+            toolName,
+            method: "tools/call",
+            timeoutMs,
+            elapsedMs: performance.now() - started,
+          },
+        ),
+      );
+    }
+  }
+
+  /**
+   * One request of the resources/prompts API: needs the server `capability`, runs with the tool timeout,
+   * a per-request abort controller (the caller's signal may be long-lived) and the same error mapping as
+   * tools/call; `read` turns the untrusted reply into plain data (a MalformedReply → INVALID_REPLY).
+   */
+  async serverRequest<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    capability: "resources" | "prompts",
+    signal: AbortSignal | undefined,
+    read: (reply: unknown) => T,
+  ): Promise<T> {
+    const started = performance.now();
+    const timeoutMs = this.core.config.toolTimeout * 1000;
+    const mapping = {
+      method,
+      timeoutMs,
+      started,
+      cancelled: false,
+      totalTimeoutMs: undefined,
+      timeoutSetting: "tool_timeout",
+    };
+    if (signal?.aborted) throw this.core.failed(signal.reason, undefined, { ...mapping, cancelled: true });
+    const live = await this.core.ensure(signal);
+    if (live.client.getServerCapabilities()?.[capability] === undefined) {
+      throw new MCPCapabilityError(
+        `MCP server "${this.core.config.name}" does not offer ${capability} (it did not declare the "${capability}" capability), so ${method} cannot be used with it.`,
+        { code: "CAPABILITY_NOT_SUPPORTED", serverName: this.core.config.name, capability, method },
+      );
+    }
+    const inner = new AbortController();
+    const onAbort = () => {
+      mapping.cancelled = true;
+      inner.abort(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const reply: unknown = await this.core.withLogin(live, signal, () =>
+        live.client.request(
+          params === undefined ? { method } : ({ method, params } as Parameters<Client["request"]>[0]),
+          ResultSchema,
+          { timeout: timeoutMs, signal: inner.signal },
+        ),
+      );
+      try {
+        return read(reply);
+      } catch (error) {
+        if (!(error instanceof MalformedReply)) throw error;
+        throw new MCPRequestError(
+          `${method} on MCP server "${this.core.config.name}" returned a reply that is not valid: ${error.message}.`,
+          { code: "INVALID_REPLY", serverName: this.core.config.name, method },
+        );
+      }
+    } catch (error) {
+      throw this.core.failed(error, live, mapping);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}
