@@ -31,7 +31,7 @@ export interface SyncRegistryOptions {
  * is reported to `onRejected`. Returns the function that stops syncing.
  */
 export function syncRegistry(
-  manager: Pick<MCPClientManager, "on" | "off">,
+  manager: Pick<MCPClientManager, "on">,
   registry: MCPToolRegistry,
   options: SyncRegistryOptions = {},
 ): () => void {
@@ -48,10 +48,7 @@ export function syncRegistry(
       }
     }
   };
-  manager.on("toolsChanged", onChanged);
-  return () => {
-    manager.off("toolsChanged", onChanged);
-  };
+  return manager.on("toolsChanged", onChanged);
 }
 
 /**
