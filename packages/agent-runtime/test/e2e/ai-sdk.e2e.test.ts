@@ -55,6 +55,7 @@ async function toolkitWith(grants: Record<string, string[]>) {
           enabled: true,
           command: process.execPath,
           args: [STDIO_TEST_SERVER, ...testServerArgs({})],
+          connection_timeout: 120,
         },
       ],
       permissions: grants,

@@ -182,9 +182,14 @@ describe("MCPToolExecutor against real stdio servers", () => {
   });
 
   it("max_concurrent_calls queues calls in order, and the wait counts against the timeout", async () => {
+    // A generous timeout where only the order is checked (a busy machine stretches every call), a tight
+    // one where the wait must run out.
     const { executor, manager } = await stack(
-      [stdioTestServer("solo", {}, { maxConcurrentCalls: 1, toolTimeout: 1 })],
-      { agent: ["solo.*"] },
+      [
+        stdioTestServer("solo", {}, { maxConcurrentCalls: 1, toolTimeout: 60 }),
+        stdioTestServer("tight", {}, { maxConcurrentCalls: 1, toolTimeout: 1 }),
+      ],
+      { agent: ["solo.*", "tight.*"] },
     );
     const finished: number[] = [];
     const started = performance.now();
@@ -197,22 +202,25 @@ describe("MCPToolExecutor against real stdio servers", () => {
     const first = (await manager.callTool("solo", "stats")).content[0];
     const stats = JSON.parse(first?.type === "text" ? first.text : "{}");
     expect(stats.inFlightMax).toBe(1);
-    // Five 300 ms calls behind one slot with a 1 s timeout: the later ones time out while waiting.
+    // Five 300 ms calls behind one slot with a 1 s timeout: 1.5 s of work cannot all fit, so the later
+    // ones time out while waiting for the slot.
     const outcomes = await Promise.allSettled(
-      [0, 1, 2, 3, 4].map(() => executor.execute("agent", "solo.sleep", { ms: 300 })),
+      [0, 1, 2, 3, 4].map(() => executor.execute("agent", "tight.sleep", { ms: 300 })),
     );
     expect(outcomes.filter((o) => o.status === "fulfilled").length).toBeLessThanOrEqual(4);
     expect(outcomes.some((o) => o.status === "rejected" && MCPTimeoutError.isInstance(o.reason))).toBe(true);
   });
 
   it("progress resets the timeout when configured, under max_total_timeout", async () => {
+    // Gaps between notifications (500 ms) well under the timeout (2 s) even on a loaded machine; the
+    // whole call (3 s) well over it.
     const servers = [
-      stdioTestServer("reset", {}, { toolTimeout: 0.4, resetTimeoutOnProgress: true }),
-      stdioTestServer("strict", {}, { toolTimeout: 0.4 }),
-      stdioTestServer("capped", {}, { toolTimeout: 0.4, resetTimeoutOnProgress: true, maxTotalTimeout: 0.9 }),
+      stdioTestServer("reset", {}, { toolTimeout: 2, resetTimeoutOnProgress: true }),
+      stdioTestServer("strict", {}, { toolTimeout: 2 }),
+      stdioTestServer("capped", {}, { toolTimeout: 2, resetTimeoutOnProgress: true, maxTotalTimeout: 2.5 }),
     ];
     const { executor } = await stack(servers, { agent: ["reset.*", "strict.*", "capped.*"] });
-    const args = { steps: 6, intervalMs: 200 }; // 1.2 s in all, a notification every 200 ms
+    const args = { steps: 6, intervalMs: 500 };
     expect((await executor.execute("agent", "reset.progress", args)).text).toBe("done 6");
     expect(
       MCPTimeoutError.isInstance(await rejectionOf(executor.execute("agent", "strict.progress", args))),

@@ -361,6 +361,8 @@ describe("the toolkit and the AI SDK", () => {
             enabled: true,
             command: process.execPath,
             args: [EVERYTHING, "stdio"],
+            // A busy machine can take far longer than the 10 s default to start a server.
+            connection_timeout: 120,
           },
         ],
         permissions: {

