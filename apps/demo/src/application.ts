@@ -24,6 +24,8 @@ import {
   MCPClientManager,
   type MCPConfigChanges,
   type MCPDiscoveryResult,
+  type MCPElicitationHandler,
+  type MCPElicitationRequest,
 } from "@agentforge/mcp-client";
 import type { MCPConfig } from "@agentforge/mcp-config";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
@@ -77,6 +79,22 @@ export interface ApplicationOptions {
    * per process, so two processes sharing a state folder never truncate each other's live logs.
    */
   logDir?: string;
+  /**
+   * Asks the user when a server requests input while a tool runs (MCP elicitation): given only when a
+   * person is at a terminal (`agentforge docs` / `mcp` on a TTY). Without it — no TTY, `serve` — every
+   * request is declined at once, with an `elicitation_declined` audit line (server and mode, no values).
+   */
+  elicitation?: MCPElicitationHandler;
+  /** Told about each request declined because nobody can answer (e.g. to print a note). */
+  onElicitationDeclined?: (declined: ElicitationDeclined) => void;
+}
+
+/** A server's elicitation request declined because nobody can answer it (no TTY, `serve`). */
+export interface ElicitationDeclined {
+  event: "elicitation_declined";
+  serverName: string;
+  mode: MCPElicitationRequest["mode"];
+  reason: "unattended";
 }
 
 /**
@@ -217,7 +235,10 @@ export class Application {
     const wanted = options.servers ? new Set(options.servers) : undefined;
     const configs = wanted ? config.servers.filter((s) => wanted.has(s.name)) : config.servers;
     const logDir = options.logDir ?? join(stateDir, "logs", "mcp", String(process.pid));
+    // The audit writer exists before the manager: the elicitation handler records its declines there.
+    const audit = auditWriter(join(stateDir, "audit.jsonl"), options.audit);
     const manager = new MCPClientManager(configs, {
+      elicitation: elicitationHandler(options, audit),
       env: options.env ?? process.env,
       logDir,
       // OAuth logins made with `agentforge mcp login` live in the state folder. The app itself never
@@ -238,7 +259,6 @@ export class Application {
       policy,
       ...(options.tracer ? { tracer: options.tracer } : {}),
     });
-    const audit = auditWriter(join(stateDir, "audit.jsonl"), options.audit);
     auditExecutor(executor, audit);
     // A server whose tool list the registry refuses (a name listed twice, a name another server owns)
     // loses its tools, with an audit line — whichever path handed the list over; the rest of the roster
@@ -258,8 +278,7 @@ export class Application {
       stopAuditRejected();
     };
     const saveApprovals = () => writeApprovals(registry, approvalsFile);
-    manager.on("toolsChanged", saveApprovals);
-    const stopPins = () => manager.off("toolsChanged", saveApprovals);
+    const stopPins = manager.on("toolsChanged", saveApprovals);
     let discovery: MCPDiscoveryResult | undefined;
     if (options.discover !== false) {
       discovery = await discoverAll(manager);
@@ -299,6 +318,47 @@ export class Application {
     await this.manager.closeAll();
     await this.#audit.end();
   }
+}
+
+/**
+ * The manager's elicitation handler: the interactive one when given (its answer is audited by action
+ * only), else decline at once. Never any value the user typed or the server sent in the audit trail.
+ */
+function elicitationHandler(options: ApplicationOptions, audit: AuditWriter): MCPElicitationHandler {
+  const ask = options.elicitation;
+  return async (request, context) => {
+    const at = new Date().toISOString();
+    if (!ask) {
+      const declined: ElicitationDeclined = {
+        event: "elicitation_declined",
+        serverName: request.serverName,
+        mode: request.mode,
+        reason: "unattended",
+      };
+      audit.write({
+        at,
+        event: declined.event,
+        server: declined.serverName,
+        mode: declined.mode,
+        reason: declined.reason,
+      });
+      try {
+        options.onElicitationDeclined?.(declined);
+      } catch {
+        // A listener that throws must not change the answer.
+      }
+      return { action: "decline" };
+    }
+    const answer = await ask(request, context);
+    audit.write({
+      at,
+      event: "elicitation_answered",
+      server: request.serverName,
+      mode: request.mode,
+      action: answer.action,
+    });
+    return answer;
+  };
 }
 
 /** Writes audit lines: to the file, or to the given sink. */

@@ -54,11 +54,22 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
         progress.note(
           `${event.resumed ? "resuming" : "run"} ${event.runId} (${event.model}) on ${event.folder}`,
         );
+      } else if (event.type === "elicitation_declined") {
+        progress.note(
+          `elicitation_declined: server ${event.server} asked for input (${event.mode} mode); no terminal to ask, declined`,
+        );
+      } else if (event.type === "tool_progress") {
+        progress.progress(event);
       } else if (event.type === "server_unavailable") {
         progress.note(`server ${event.server} unavailable: ${event.message}`);
       }
     },
   };
+  // A person at a terminal is asked when a server requests input; otherwise requests are declined.
+  if (process.stdin.isTTY && process.stderr.isTTY) {
+    const { terminalElicitation } = await import("../internal/elicitation-prompt.js");
+    options.elicitation = terminalElicitation({ input: process.stdin, output: process.stderr });
+  }
   // Tracing (OTLP with --otel or OTEL_* variables, LangSmith with LANGSMITH_*): loads nothing when off.
   const { startTracing } = await import("../service/tracing.js");
   const tracing = await startTracing({ env: process.env, ...(values.otel ? { otel: true } : {}) });

@@ -1,6 +1,8 @@
 // `agentforge mcp list|inspect|tools|test|health|refresh|reconnect|reload`: the MCP roster from the command line.
 // Exit codes: 0 ok, 1 something unhealthy or failed, 2 usage or config error (thrown to cli.ts).
+import { terminalSafe } from "../internal/terminal-safe.js";
 import { UsageError } from "../internal/usage-error.js";
+import type { CatalogSection, CatalogView } from "../mcp/catalog-views.js";
 import type { MCPManagementOptions, ReconnectView, ReloadView } from "../mcp/mcp-management.js";
 import type {
   ErrorView,
@@ -84,14 +86,22 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     if (verb === "reload") return await reload(options, values.url, out);
     if (values.url !== undefined) throw new UsageError("--url is an option of mcp reload only");
     const { MCPManagement } = await import("../mcp/mcp-management.js");
+    // A person at a terminal is asked when a server requests input; otherwise requests are declined.
+    if (!json && process.stdin.isTTY && process.stderr.isTTY) {
+      const { terminalElicitation } = await import("../internal/elicitation-prompt.js");
+      options.elicitation = terminalElicitation({ input: process.stdin, output: process.stderr });
+    }
     const management = await MCPManagement.open(options);
     out.redact = (text) => management.redactor.redact(text);
     try {
       const name = args[0];
       if (name !== undefined) management.server(name);
       switch (verb as Exclude<Verb, "list" | "reload">) {
-        case "inspect":
-          return inspect(await management.inspect(name as string, { connect: true }), out);
+        case "inspect": {
+          const view = await management.inspect(name as string, { connect: true });
+          const catalog = view.live ? await management.catalog(name as string) : null;
+          return inspect({ ...view, catalog }, out);
+        }
         case "tools":
           return tools(await management.tools(name), out);
         case "test":
@@ -165,7 +175,39 @@ async function list(options: MCPManagementOptions, out: Output): Promise<number>
   return 0;
 }
 
-function inspect(view: InspectView, out: Output): number {
+function catalogLines(catalog: CatalogView, out: Output): string[] {
+  const lines: string[] = [];
+  const section = <T>(title: string, value: CatalogSection<T> | null, line: (item: T) => string): void => {
+    lines.push("", out.paint("bold", title));
+    if (value === null) lines.push(`  ${out.paint("dim", "(not offered)")}`);
+    else if (value.error) lines.push(`  ${out.paint("red", value.error)}`);
+    else if (value.items.length === 0) lines.push("  (none)");
+    for (const item of value?.items ?? []) lines.push(`  ${line(item)}`);
+    if (value?.more)
+      lines.push(
+        `  ${out.paint("dim", "… more (GET /api/v1/mcp/servers/<name>/resources|prompts pages through all)")}`,
+      );
+  };
+  const about = (description: string | undefined) => (description ? ` — ${firstLine(description, 70)}` : "");
+  section(
+    "Resources",
+    catalog.resources,
+    (r) =>
+      `${terminalSafe(r.uri, 200)}${r.mimeType ? ` (${terminalSafe(r.mimeType, 60)})` : ""}${about(r.description)}`,
+  );
+  section(
+    "Resource templates",
+    catalog.resourceTemplates,
+    (t) => `${terminalSafe(t.uriTemplate, 200)}${about(t.description)}`,
+  );
+  section("Prompts", catalog.prompts, (p) => {
+    const args = p.arguments.map((a) => `${a.name}${a.required ? "" : "?"}`).join(", ");
+    return `${terminalSafe(p.name, 100)}(${terminalSafe(args, 200)})${about(p.description)}`;
+  });
+  return lines;
+}
+
+function inspect(view: InspectView & { catalog: CatalogView | null }, out: Output): number {
   emit(out, view, () => {
     const { server, config, live } = view;
     const lines = [
@@ -189,6 +231,7 @@ function inspect(view: InspectView, out: Output): number {
         `  capabilities: ${live.capabilities ? Object.keys(live.capabilities).join(", ") || "(none)" : "(not reported)"}`,
       );
       if (live.instructions) lines.push(`  instructions: ${live.instructions}`);
+      if (view.catalog) lines.push(...catalogLines(view.catalog, out));
     } else lines.push(`  not connected`);
     const health = server.health;
     lines.push("", `${out.paint("bold", "Health")}: ${healthText(health, out)}`);
@@ -226,7 +269,7 @@ function tools(view: ToolsView, out: Output): number {
 }
 
 function firstLine(text: string, width = 80): string {
-  const line = text.split("\n")[0] ?? "";
+  const line = terminalSafe(text.split("\n")[0] ?? "", width * 4);
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
 

@@ -3,12 +3,13 @@
 import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type { MCPToolExecutor, MCPTracer } from "@agentforge/agent-runtime";
+import type { MCPToolExecutor, MCPToolProgress, MCPTracer } from "@agentforge/agent-runtime";
 import {
   invokeWithTools,
   type ToolCallRecord,
   type ToolLoopState,
 } from "@agentforge/agent-runtime/langchain";
+import type { MCPElicitationHandler } from "@agentforge/mcp-client";
 import { HumanMessage, type StoredMessage, SystemMessage } from "@langchain/core/messages";
 import { Application, SHIPPED_CONFIG } from "../application.js";
 import { UsageError } from "../internal/usage-error.js";
@@ -35,6 +36,31 @@ export type RunEvent =
     }
   | { type: "server_unavailable"; runId: string; server: string; message: string }
   | { type: "round_saved"; runId: string; round: number }
+  | {
+      /**
+       * A tool call reported progress (coalesced by the executor: at most one per 100 ms per call).
+       * Numbers only: the server's progress message is tool output and never passed on.
+       */
+      type: "tool_progress";
+      runId: string;
+      /** `<server>.<tool>`. */
+      identity: string;
+      /** The call's id, as on its MCP_TOOL_CALL_* events. */
+      callId: string;
+      progress: number;
+      /** The total, when the server gave a finite positive one. */
+      total?: number;
+    }
+  | {
+      /**
+       * A server asked the user for input (MCP elicitation) and nobody could answer (no terminal): it was
+       * declined. Server and mode only, never the request's text or fields.
+       */
+      type: "elicitation_declined";
+      runId: string;
+      server: string;
+      mode: "form" | "url";
+    }
   | { type: "run_finished"; runId: string; status: DocsRun["status"]; calls: number; error?: string };
 
 export interface RunDocsOptions {
@@ -81,6 +107,12 @@ export interface RunDocsOptions {
   instanceId?: string;
   /** One span per tool call when the run creates its own Application (`--otel`). */
   tracer?: MCPTracer;
+  /**
+   * Asks the user when a server requests input during a tool call (`agentforge docs` on a TTY). Without
+   * it, requests are declined (`elicitation_declined` event). Used when the run creates its own
+   * Application; a shared one (`serve`) has its own policy (decline).
+   */
+  elicitation?: MCPElicitationHandler;
 }
 
 export interface RunDocsResult {
@@ -229,6 +261,9 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         },
         discover: false,
         ...(options.tracer ? { tracer: options.tracer } : {}),
+        ...(options.elicitation ? { elicitation: options.elicitation } : {}),
+        onElicitationDeclined: ({ serverName, mode }) =>
+          options.onEvent?.({ type: "elicitation_declined", runId: run.id, server: serverName, mode }),
       }));
   } catch (error) {
     // The run was announced: record why it could not start, so it never stays "running".
@@ -285,6 +320,15 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         signal: controller.signal,
         ...(existing && existing.state.messages.length > 0 ? { resume: existing.state } : {}),
         ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
+        ...(options.onEvent
+          ? {
+              onProgress: ({ identity, callId, progress, total }: MCPToolProgress) => {
+                const event: RunEvent = { type: "tool_progress", runId: run.id, identity, callId, progress };
+                if (total !== undefined) event.total = total;
+                options.onEvent?.(event);
+              },
+            }
+          : {}),
         onRound: (next) => {
           state = next;
           saveLater({ ...run, state });

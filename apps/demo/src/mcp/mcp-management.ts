@@ -3,10 +3,24 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { MCPTracer } from "@agentforge/agent-runtime";
-import type { DiscoveredTool } from "@agentforge/mcp-client";
+import type { DiscoveredTool, MCPElicitationHandler } from "@agentforge/mcp-client";
 import { type MCPConfig, type MCPServerConfig, redactedConfig } from "@agentforge/mcp-config";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { Application, SHIPPED_CONFIG } from "../application.js";
+import {
+  boundedPrompt,
+  boundedResource,
+  boundedTemplate,
+  type CatalogSection,
+  type CatalogView,
+  INSPECT_LIST_LIMIT,
+  type PromptPageView,
+  type PromptView,
+  promptView,
+  type ResourcePageView,
+  type ResourceReadView,
+  resourceReadView,
+} from "./catalog-views.js";
 import { HealthStore } from "./health-store.js";
 import {
   type ErrorView,
@@ -63,6 +77,8 @@ export interface MCPManagementOptions {
   tracer?: MCPTracer;
   /** Where audit lines go (default `<stateDir>/audit.jsonl`). */
   audit?: (entry: Record<string, unknown>) => Promise<void> | void;
+  /** Asks the user when a server requests input (a terminal); default: decline (see `Application`). */
+  elicitation?: MCPElicitationHandler;
 }
 
 /** What `reload()` did (`POST /api/v1/mcp/reload`, SIGHUP, `--watch-config`). */
@@ -139,6 +155,7 @@ export class MCPManagement {
       ...(options.stateDir ? { stateDir: options.stateDir } : {}),
       ...(options.tracer ? { tracer: options.tracer } : {}),
       ...(options.audit ? { audit: options.audit } : {}),
+      ...(options.elicitation ? { elicitation: options.elicitation } : {}),
     });
     return new MCPManagement(app, configPath, env, options.secrets ?? []);
   }
@@ -192,7 +209,7 @@ export class MCPManagement {
     const record = ({ serverName }: { serverName: string }) => {
       this.lastHealth(serverName);
     };
-    manager.on("healthChanged", record);
+    const stopRecording = manager.on("healthChanged", record);
     const stopManager = manager.startHealthPolling(intervalMs);
     // Results that kept their status fire no event: pick them up on the same beat (no I/O).
     const timer = setInterval(() => {
@@ -202,7 +219,7 @@ export class MCPManagement {
     const stop = () => {
       clearInterval(timer);
       stopManager();
-      manager.off("healthChanged", record);
+      stopRecording();
       if (this.#stopPolling === stop) this.#stopPolling = undefined;
     };
     this.#stopPolling = stop;
@@ -498,6 +515,93 @@ export class MCPManagement {
     } catch {
       // The record stays in memory; a read-only state folder must not fail a health check.
     }
+  }
+
+  /** Whether this process holds an open connection to the server (no I/O). */
+  connected(name: string): boolean {
+    this.server(name);
+    return this.app.manager.connectionStatus(name).state === "connected";
+  }
+
+  /** One page of the server's resources (connects it if needed). */
+  async resources(name: string, cursor?: string): Promise<ResourcePageView> {
+    const page = await this.app.manager.listResources(this.server(name).name, cursor ? { cursor } : {});
+    return {
+      server: name,
+      resources: page.resources.map(boundedResource),
+      nextCursor: page.nextCursor ?? null,
+      skipped: page.skipped,
+      truncated: page.truncated,
+    };
+  }
+
+  /** One page of the server's prompts (connects it if needed). */
+  async prompts(name: string, cursor?: string): Promise<PromptPageView> {
+    const page = await this.app.manager.listPrompts(this.server(name).name, cursor ? { cursor } : {});
+    return {
+      server: name,
+      prompts: page.prompts.map(boundedPrompt),
+      nextCursor: page.nextCursor ?? null,
+      skipped: page.skipped,
+      truncated: page.truncated,
+    };
+  }
+
+  /**
+   * Read one resource, bounded for a terminal or an HTTP answer. This is the operator's view (the CLI,
+   * the token-protected API): agents read resources only through the executor and their `resources:` grants.
+   */
+  async readResource(name: string, uri: string): Promise<ResourceReadView> {
+    return resourceReadView(await this.app.manager.readResource(this.server(name).name, uri));
+  }
+
+  /** Get one prompt with its arguments (strings), bounded; the operator's view, as `readResource`. */
+  async getPrompt(name: string, prompt: string, args: Record<string, string> = {}): Promise<PromptView> {
+    return promptView(await this.app.manager.getPrompt(this.server(name).name, prompt, args));
+  }
+
+  /**
+   * The first resources, resource templates and prompts of a connected server (`mcp inspect`): only the
+   * kinds its capabilities declare (null otherwise); a list that fails is reported in its section.
+   */
+  async catalog(name: string): Promise<CatalogView> {
+    this.server(name);
+    const empty: CatalogView = { resources: null, resourceTemplates: null, prompts: null };
+    if (!this.connected(name)) return empty;
+    const capabilities = (await this.app.manager.getClient(name)).getServerCapabilities() ?? {};
+    const manager = this.app.manager;
+    const section = async <T>(
+      offered: boolean,
+      list: () => Promise<{ items: T[]; nextCursor?: string | undefined; truncated: boolean }>,
+    ): Promise<CatalogSection<T> | null> => {
+      if (!offered) return null;
+      try {
+        const page = await list();
+        return {
+          items: page.items.slice(0, INSPECT_LIST_LIMIT),
+          more: page.items.length > INSPECT_LIST_LIMIT || page.nextCursor !== undefined || page.truncated,
+          error: null,
+        };
+      } catch (error) {
+        const view = errorViewOf(error);
+        return { items: [], more: false, error: `${view.code}: ${view.message.split("\n")[0] ?? ""}` };
+      }
+    };
+    const [resources, resourceTemplates, prompts] = await Promise.all([
+      section(capabilities.resources !== undefined, async () => {
+        const page = await manager.listResources(name);
+        return { ...page, items: page.resources.map(boundedResource) };
+      }),
+      section(capabilities.resources !== undefined, async () => {
+        const page = await manager.listResourceTemplates(name);
+        return { ...page, items: page.resourceTemplates.map(boundedTemplate) };
+      }),
+      section(capabilities.prompts !== undefined, async () => {
+        const page = await manager.listPrompts(name);
+        return { ...page, items: page.prompts.map(boundedPrompt) };
+      }),
+    ]);
+    return { resources, resourceTemplates, prompts };
   }
 
   /** Serialize a value for output with every known secret value redacted. */

@@ -38,6 +38,30 @@ export const resumeRunSchema = z.strictObject({
 /** A valid resume body. */
 export type ResumeRunBody = z.infer<typeof resumeRunSchema>;
 
+/** `POST /api/v1/mcp/servers/{name}/resources/read`. */
+export const readResourceSchema = z.strictObject({
+  uri: z
+    .string({ error: (issue) => (issue.input === undefined ? "required" : "expected a resource URI string") })
+    .min(1, { error: "expected a non-empty resource URI" })
+    .max(8192, { error: "expected a URI of at most 8192 characters" }),
+});
+/** A valid resource read body. */
+export type ReadResourceBody = z.infer<typeof readResourceSchema>;
+
+/** `POST /api/v1/mcp/servers/{name}/prompts/get`: prompt arguments are strings (MCP). */
+export const getPromptSchema = z.strictObject({
+  name: z
+    .string({ error: (issue) => (issue.input === undefined ? "required" : "expected a prompt name string") })
+    .min(1, { error: "expected a non-empty prompt name" })
+    .max(1000, { error: "expected a name of at most 1000 characters" }),
+  arguments: z
+    .record(z.string(), z.string({ error: "expected a string (prompt arguments are strings)" }))
+    .refine((value) => Object.keys(value).length <= 100, { error: "expected at most 100 arguments" })
+    .optional(),
+});
+/** A valid prompt body. */
+export type GetPromptBody = z.infer<typeof getPromptSchema>;
+
 /** zod issues as `{path, message}`, unknown keys reported at their own path. */
 export function bodyIssues(error: z.ZodError): BodyIssue[] {
   return error.issues.flatMap((issue): BodyIssue[] => {

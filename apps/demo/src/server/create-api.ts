@@ -8,7 +8,13 @@ import type { MCPManagement } from "../mcp/mcp-management.js";
 import { type ErrorView, errorViewOf } from "../mcp/mcp-views.js";
 import { UnknownServerError } from "../mcp/unknown-server-error.js";
 import { ApiError } from "./api-error.js";
-import { parseBody, resumeRunSchema, startRunSchema } from "./body-schemas.js";
+import {
+  getPromptSchema,
+  parseBody,
+  readResourceSchema,
+  resumeRunSchema,
+  startRunSchema,
+} from "./body-schemas.js";
 import { requestGuard } from "./request-guard.js";
 import type { RunEventRecord } from "./run-event-log.js";
 import type { RunManager } from "./run-manager.js";
@@ -23,6 +29,19 @@ export interface UnlistedToolsView {
   servers: [{ name: string; status: "not_listed"; toolCount: null; error: ErrorView | null }];
   list: { method: "POST"; href: string };
 }
+
+/**
+ * `GET /api/v1/mcp/servers/{name}/resources|prompts` for a server this process is not connected to: a GET
+ * never starts a server, so nothing is listed; `connect` is the request that connects it.
+ */
+export interface NotConnectedView {
+  server: string;
+  status: "not_connected";
+  connect: { method: "POST"; href: string };
+}
+
+/** Most characters of a `cursor` query parameter (servers' cursors are opaque, but not megabytes). */
+const MAX_CURSOR_CHARS = 4096;
 
 /** What the API is built from. */
 export interface ApiDependencies {
@@ -61,6 +80,19 @@ export interface InstanceView {
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * mcp-client errors of one request on a working connection, answered with their own code: the server
+ * offers no resources/prompts (409), refused the request (JSON-RPC error, 502), sent a reply too large or
+ * not MCP (502), or took too long (504).
+ */
+const MCP_REQUEST_ERRORS = new Map<string, number>([
+  ["CAPABILITY_NOT_SUPPORTED", 409],
+  ["RPC_ERROR", 502],
+  ["REPLY_TOO_LARGE", 502],
+  ["INVALID_REPLY", 502],
+  ["REQUEST_TIMEOUT", 504],
+]);
 
 const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -195,6 +227,46 @@ export function createApi(deps: ApiDependencies): Hono {
       );
     }
     return json(c, view);
+  });
+  // Resources and prompts. GETs list over a connection this process already has (a running server is
+  // asked, none is started: `not_connected` otherwise); reads and prompts are POSTs and connect as needed.
+  const cursorOf = (c: Context): string | undefined => {
+    const cursor = c.req.query("cursor");
+    if (cursor === undefined || cursor === "") return undefined;
+    if (cursor.length > MAX_CURSOR_CHARS) {
+      throw new ApiError(400, "INVALID_BODY", `cursor must be at most ${MAX_CURSOR_CHARS} characters`, {
+        issues: [{ path: "cursor", message: `expected at most ${MAX_CURSOR_CHARS} characters` }],
+      });
+    }
+    return cursor;
+  };
+  const notConnected = (name: string): NotConnectedView => ({
+    server: name,
+    status: "not_connected",
+    connect: { method: "POST", href: `/api/v1/mcp/servers/${encodeURIComponent(name)}/health-check` },
+  });
+  app.get("/api/v1/mcp/servers/:name/resources", async (c) => {
+    const name = enabledServer(c.req.param("name"));
+    const cursor = cursorOf(c);
+    if (!management.connected(name))
+      return json(c, { ...notConnected(name), resources: [], nextCursor: null });
+    return json(c, { status: "ok", ...(await management.resources(name, cursor)) });
+  });
+  app.get("/api/v1/mcp/servers/:name/prompts", async (c) => {
+    const name = enabledServer(c.req.param("name"));
+    const cursor = cursorOf(c);
+    if (!management.connected(name)) return json(c, { ...notConnected(name), prompts: [], nextCursor: null });
+    return json(c, { status: "ok", ...(await management.prompts(name, cursor)) });
+  });
+  app.post("/api/v1/mcp/servers/:name/resources/read", limit, async (c) => {
+    const name = enabledServer(c.req.param("name"));
+    const body = parseBody(readResourceSchema, await bodyText(c));
+    return json(c, await management.readResource(name, body.uri));
+  });
+  app.post("/api/v1/mcp/servers/:name/prompts/get", limit, async (c) => {
+    const name = enabledServer(c.req.param("name"));
+    const body = parseBody(getPromptSchema, await bodyText(c));
+    return json(c, await management.getPrompt(name, body.name, body.arguments ?? {}));
   });
   app.post("/api/v1/mcp/servers/:name/health-check", async (c) => {
     const name = c.req.param("name");
@@ -331,7 +403,24 @@ export function createApi(deps: ApiDependencies): Hono {
       api = new ApiError(404, "SERVER_NOT_FOUND", error.message, { known: error.known });
     else if (MCPError.isInstance(error) && error.code === "SERVER_DISABLED")
       api = new ApiError(409, "SERVER_DISABLED", error.message);
-    else if (MCPError.isInstance(error)) {
+    else if (MCPError.isInstance(error) && MCP_REQUEST_ERRORS.has(error.code)) {
+      // The server is up but refused or could not answer this request (no such resource, a prompt's
+      // arguments, no resources at all): a stable code of its own, with the server's words redacted.
+      const details = error as { serverName?: unknown; capability?: unknown; rpcCode?: unknown };
+      return json(
+        c,
+        {
+          error: {
+            code: error.code,
+            message: error.message.split("\n")[0] ?? "",
+            ...(typeof details.serverName === "string" ? { serverName: details.serverName } : {}),
+            ...(typeof details.capability === "string" ? { capability: details.capability } : {}),
+            ...(typeof details.rpcCode === "number" ? { rpcCode: details.rpcCode } : {}),
+          },
+        },
+        MCP_REQUEST_ERRORS.get(error.code) as ContentfulStatusCode,
+      );
+    } else if (MCPError.isInstance(error)) {
       api = new ApiError(502, "SERVER_UNAVAILABLE", error.message.split("\n")[0] ?? "", {
         serverError: errorViewOf(error),
       });

@@ -344,6 +344,15 @@
         return `server ${d.server} unavailable: ${d.message}`;
       case "round_saved":
         return `round ${d.round} saved`;
+      case "tool_progress": {
+        const amount =
+          typeof d.total === "number" && d.total > 0
+            ? `${d.progress}/${d.total} (${Math.min(100, Math.round((d.progress / d.total) * 100))}%)`
+            : String(d.progress);
+        return `… ${d.identity} ${amount}`;
+      }
+      case "elicitation_declined":
+        return `server ${d.server} asked for input (${d.mode} mode); declined (nobody at a terminal to answer)`;
       case "run_finished":
         return `run ${d.status} (${d.calls} tool calls)${d.error ? `: ${d.error}` : ""}`;
       case "MCP_TOOL_CALL_STARTED":
@@ -359,6 +368,23 @@
 
   function appendEvent(event) {
     const time = new Date(event.data.timestamp || Date.now()).toLocaleTimeString();
+    // A call's progress updates one line (its latest value) instead of adding a line per report.
+    if (event.type === "tool_progress") {
+      const call = String(event.data.callId);
+      const existing = [...$("run-log").querySelectorAll('li[data-event="tool_progress"]')].find(
+        (li) => li.dataset.call === call,
+      );
+      const text = `${time} tool_progress — ${describe(event)}`;
+      if (existing) {
+        existing.textContent = text;
+        existing.dataset.id = event.id;
+        return;
+      }
+      const li = h("li", { "data-event": event.type, "data-id": event.id }, text);
+      li.dataset.call = call;
+      $("run-log").append(li);
+      return;
+    }
     const outcome = event.type === "MCP_TOOL_CALL_FAILED" ? "failed" : undefined;
     $("run-log").append(
       h(

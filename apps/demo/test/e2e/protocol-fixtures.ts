@@ -1,0 +1,71 @@
+// Fixtures of the protocol tests (progress, elicitation, resources and prompts): a roster with the test
+// server `probe` (progress, elicitation/create), the official everything server and the example servers,
+// and the scripted model turns that make a docs run report progress and meet an elicitation.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
+import { exampleServerBin } from "./mcp-fixtures.js";
+
+// The official everything server (a test dependency).
+export const EVERYTHING_SERVER = join(
+  dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json")),
+  "dist/index.js",
+);
+
+/** filesystem + the test server `probe` (progress, ask_client) + the everything server + local-tools. */
+export function roster(base: string): string {
+  const dir = mkdtempSync(join(base, "config-"));
+  const file = join(dir, "mcp_servers.yaml");
+  writeFileSync(
+    file,
+    `servers:
+  - name: filesystem
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(exampleServerBin("filesystem"))}]
+    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
+  - name: probe
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(STDIO_TEST_SERVER)}, "--hostile"]
+    tool_timeout: 60
+  - name: everything
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(EVERYTHING_SERVER)}, "stdio"]
+    connection_timeout: 60
+    tool_timeout: 60
+  - name: local-tools
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(exampleServerBin("local-tools"))}]
+  - name: off
+    enabled: false
+    transport: stdio
+    command: \${NODE}
+permissions:
+  documentation: [filesystem.*, probe.progress, probe.ask_client]
+`,
+  );
+  return file;
+}
+
+/** The model's script: report progress and ask the user for a value in one round, then answer. */
+export function progressAndElicitationScript() {
+  return {
+    turns: [
+      {
+        toolCalls: [
+          { name: "probe__progress", args: { steps: 4, intervalMs: 150 } },
+          { name: "probe__ask_client", args: { method: "elicitation/create" } },
+        ],
+      },
+      { text: "# Bell\n\n## Purpose\nRings the harbour bell." },
+    ],
+  };
+}
