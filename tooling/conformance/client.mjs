@@ -68,9 +68,23 @@ const config = {
   resetTimeoutOnProgress: false,
 };
 
+/**
+ * What a form prefilled with the schema's defaults returns when the user accepts it unchanged (the
+ * elicitation scenarios check that defaults reach the server); URL requests are declined.
+ */
+async function acceptDefaults(request) {
+  if (request.mode !== "form") return { action: "decline" };
+  const content = {};
+  for (const [name, field] of Object.entries(request.requestedSchema?.properties ?? {})) {
+    if (field && Object.hasOwn(field, "default")) content[name] = field.default;
+  }
+  return { action: "accept", content };
+}
+
 const manager = new MCPClientManager([config], {
   env,
   logDir: false,
+  elicitation: acceptDefaults,
   loginTimeoutMs: 20_000,
   authorize: async (authorizationUrl) => {
     const response = await fetch(authorizationUrl, { redirect: "follow" });

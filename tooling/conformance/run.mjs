@@ -41,10 +41,10 @@ const EXPECTED_PASS = [
   "auth/2025-03-26-oauth-endpoint-fallback",
   "auth/client-credentials-jwt",
   "auth/client-credentials-basic",
-];
-/** Run and reported, not required: drafts, the cross-app (IdP token exchange) extension, elicitation. */
-const REPORTED_ONLY = [
   "elicitation-sep1034-client-defaults",
+];
+/** Run and reported, not required: drafts and the cross-app (IdP token exchange) extension. */
+const REPORTED_ONLY = [
   "auth/resource-mismatch",
   "auth/offline-access-scope",
   "auth/offline-access-not-supported",
