@@ -26,6 +26,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       "health-interval": { type: "string" },
       "watch-config": { type: "boolean" },
       "database-url": { type: "string" },
+      "run-lease-seconds": { type: "string" },
+      "queue-maintenance-seconds": { type: "string" },
       otel: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -55,10 +57,16 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `--health-interval expects seconds (0 turns polling off, else at least 0.1), got "${healthInterval}"`,
     );
   const database = databaseUrlFrom(values["database-url"], process.env);
-  if (database) {
-    // The PostgreSQL run store is wired by the integrator (apps/demo/src/service/postgres/).
+  const leaseSeconds = secondsFlag("--run-lease-seconds", values["run-lease-seconds"], 2, 86_400);
+  const maintenanceSeconds = secondsFlag(
+    "--queue-maintenance-seconds",
+    values["queue-maintenance-seconds"],
+    1,
+    3_600,
+  );
+  if (!database && (leaseSeconds !== undefined || maintenanceSeconds !== undefined)) {
     throw new UsageError(
-      `${database.source} (${database.redacted}): the PostgreSQL run store is not available in this build; unset it to keep runs in files under the state folder`,
+      "--run-lease-seconds and --queue-maintenance-seconds apply to the PostgreSQL run store only; set --database-url or DATABASE_URL",
     );
   }
   const token = process.env[API_TOKEN_VARIABLE] || undefined;
@@ -89,9 +97,22 @@ export async function serveCommand(argv: string[]): Promise<number> {
     healthIntervalMs: Math.round(Number(healthInterval) * 1000),
     watchConfig: values["watch-config"] === true,
     ...(tracing.tracer ? { tracer: tracing.tracer } : {}),
+    ...(database
+      ? {
+          database: {
+            url: database.url,
+            variable: database.source,
+            ...(leaseSeconds !== undefined ? { leaseSeconds } : {}),
+            ...(maintenanceSeconds !== undefined ? { maintenanceSeconds } : {}),
+          },
+        }
+      : {}),
+  }).catch(async (error: unknown) => {
+    await tracing.shutdown().catch(() => undefined);
+    throw error;
   });
   process.stderr.write(
-    `agentforge serve: listening on ${server.url} (dashboard ${server.url}/mcp; runs under ${server.allowedBase}; instance ${server.instanceId}; pid ${process.pid})${token ? " (bearer token required)" : ""}\n`,
+    `agentforge serve: listening on ${server.url} (dashboard ${server.url}/mcp; runs under ${server.allowedBase}; runs kept in ${database ? `PostgreSQL (${database.source})` : "files"}; instance ${server.instanceId}; pid ${process.pid})${token ? " (bearer token required)" : ""}\n`,
   );
   // SIGHUP: read the config file again and apply it (only changed servers restart).
   const onHangup = () => {
@@ -118,4 +139,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.on("SIGTERM", stop);
   });
   return 0;
+}
+
+/** A whole number of seconds from `min` to `max`, or undefined when the flag is not given. */
+function secondsFlag(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`${flag} expects whole seconds from ${min} to ${max}, got "${value}"`);
+  return Number(value);
 }

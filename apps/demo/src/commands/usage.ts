@@ -34,17 +34,24 @@ Exit codes: 0 ok, 1 something unhealthy or failed, 2 usage or config error.`;
 
 export const SERVE_USAGE = `Usage: agentforge serve [--port 0] [--host 127.0.0.1] [--config FILE] [--state-dir DIR]
                         [--allowed-base DIR] [--no-check] [--max-runs 4] [--health-interval 30]
-                        [--watch-config] [--database-url URL] [--otel]
+                        [--watch-config] [--database-url URL] [--run-lease-seconds 600]
+                        [--queue-maintenance-seconds 30] [--otel]
   REST API under /api/v1 (MCP servers, docs runs with live events over SSE) and the /mcp dashboard.
   One MCP stack for the process, shared by every run; SIGHUP reloads the config file.
   --port N             port (default 0: any free port; the URL is printed on stderr when ready)
   --host HOST          interface (default 127.0.0.1); anything but loopback requires ${API_TOKEN_VARIABLE}
   --allowed-base DIR   runs may only document folders under DIR (default: the working directory)
   --no-check           do not health-check every server at start
-  --max-runs N         runs going on at once (default 4); more answer 429 with Retry-After
+  --max-runs N         runs going on at once (default 4); more answer 429 with Retry-After (with a
+                       database: runs executing here plus runs this instance queued, not yet taken)
   --health-interval S  check every server every S seconds (default 30; 0: off)
   --watch-config       reload the config file when it changes
-  --database-url URL   keep runs in PostgreSQL (also DATABASE_URL; default: files in the state folder)
+  --database-url URL   keep runs in PostgreSQL and run them as jobs of its queue, shared by every
+                       instance on it (also DATABASE_URL; default: files in the state folder)
+  --run-lease-seconds S  with a database: a run's lease (default 600); a dead instance's run is
+                       recovered by another instance after it
+  --queue-maintenance-seconds S  with a database: how often expired jobs and leases are looked for
+                       (default 30)
   --otel               export one OpenTelemetry span per tool call (OTLP/HTTP; OTEL_* variables)
   ${API_TOKEN_VARIABLE}   when set, every /api request needs "Authorization: Bearer <token>"
   ${ALLOWED_HOSTS_VARIABLE}   comma-separated Host header values accepted (behind a proxy)`;

@@ -1,6 +1,18 @@
-// Docs runs started over REST: `runDocs` in this process on the one shared MCP stack, at most `maxRuns` at
+// Docs runs started over REST: `runDocs` on the one shared MCP stack of this process, at most `maxRuns` at
 // a time; their run-level events and their executors' tool-call events appended to the run repository
 // (files or PostgreSQL), and the views of saved runs.
+//
+// Two ways of running:
+// - files (no queue): a start or resume runs `runDocs` in this process at once (one instance).
+// - with a run queue (PostgreSQL): a start saves the run `paused` and queues a "start" job, a resume
+//   queues a "resume" job; every instance works the queue (`executeJob`, the run already claimed by the
+//   queue) with `maxRuns` handlers at most. Admission (429) counts, per instance, the jobs executing
+//   here plus the jobs this instance queued that no instance has taken yet, so one instance never
+//   accepts more than `maxRuns` runs it cannot start at once.
+
+import { randomUUID } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
 import {
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
@@ -9,11 +21,14 @@ import {
 } from "@agentforge/agent-runtime";
 import type { ToolCallRecord } from "@agentforge/agent-runtime/langchain";
 import type { Application } from "../application.js";
-import { type RunDocsOptions, type RunEvent, runDocs } from "../docs/run-docs.js";
+import { DOCS_AGENT, type RunDocsOptions, type RunEvent, runDocs } from "../docs/run-docs.js";
 import { RunConfigMismatchError, RunFolderError } from "../docs/run-errors.js";
 import type { RunStatus } from "../docs/run-store.js";
+import { chooseProvider, PROVIDER_SPECS, type Provider } from "../docs/select-model.js";
 import { UsageError } from "../internal/usage-error.js";
+import type { RunJob, RunJobContext, RunQueue } from "../service/postgres/run-queue.js";
 import type { RunRepository, StoredRun } from "../service/run-repository.js";
+import { SHIPPED_CONFIG } from "../shipped-config.js";
 import { ApiError } from "./api-error.js";
 import type { ResumeRunBody, StartRunBody } from "./body-schemas.js";
 import { isInside, resolveAllowedFolder } from "./folder-guard.js";
@@ -64,6 +79,16 @@ export interface RunManagerOptions {
   maxRuns?: number;
   /** Seconds a 429 asks the client to wait (`Retry-After`, default 5). */
   retryAfterSeconds?: number;
+  /**
+   * Run through this queue (PostgreSQL: shared by every instance) instead of in-process at once. The
+   * caller starts its work (`queue.work(executeJob)`); `close()` stops it.
+   */
+  queue?: RunQueue;
+  /**
+   * Of these runs, the ones whose queue job no other instance has taken (still queued, or claimed by
+   * this one): the admission count keeps them until this instance's handler starts them.
+   */
+  queuedRuns?: (ids: readonly string[]) => Promise<Set<string>>;
 }
 
 /** Receives a run's new events; `null` once the run stopped in this process. */
@@ -98,6 +123,12 @@ export class RunManager {
   /** Slots taken: runs going on plus runs being started. */
   #slots = 0;
   #closing = false;
+  /** With a queue: runs this instance queued whose job no instance has taken yet (as far as known here). */
+  readonly #enqueued = new Set<string>();
+  /** With a queue: requests admitted and being queued right now. */
+  #admitting = 0;
+  /** With a queue: runs whose job this instance is executing (from the job's start to its end). */
+  readonly #jobs = new Set<string>();
 
   constructor(options: RunManagerOptions) {
     this.#options = options;
@@ -180,8 +211,12 @@ export class RunManager {
       if (set.size === 0 && this.#stopped.get(id) === set) this.#stopped.delete(id);
     };
     const replay = await this.#repo.eventsSince(id, afterId);
-    // Live: going on here, or (a shared store) in another instance, whose events arrive by subscription.
-    const live = this.#active.has(id) || (this.#repo.kind !== "files" && run.status === "running");
+    // Live: going on here, or (a shared store) in another instance or queued for one, whose events
+    // arrive by subscription.
+    const live =
+      this.#active.has(id) ||
+      (this.#repo.kind !== "files" &&
+        (run.status === "running" || (await this.#isQueued(id).catch(() => false))));
     return { replay, live, stop };
   }
 
@@ -201,9 +236,40 @@ export class RunManager {
     this.#slots++;
   }
 
+  async #isQueued(id: string): Promise<boolean> {
+    const queuedRuns = this.#options.queuedRuns;
+    return queuedRuns ? (await queuedRuns([id])).has(id) : false;
+  }
+
+  /** With a queue: take one admission (429 when this instance has `maxRuns` executing or waiting). */
+  async #admit(): Promise<void> {
+    const taken = () => this.#jobs.size + this.#enqueued.size + this.#admitting;
+    if (!this.#closing && taken() >= this.maxRuns && this.#enqueued.size > 0 && this.#options.queuedRuns) {
+      // Some of the jobs queued here may have been taken by other instances meanwhile.
+      const ids = [...this.#enqueued];
+      const waiting = await this.#options.queuedRuns(ids);
+      for (const id of ids) if (!waiting.has(id)) this.#enqueued.delete(id);
+    }
+    if (this.#closing)
+      throw new ApiError(503, "SHUTTING_DOWN", "the server is shutting down; start or resume the run later");
+    const count = taken();
+    if (count >= this.maxRuns) {
+      const retryAfter = this.#options.retryAfterSeconds ?? 5;
+      throw new ApiError(
+        429,
+        "TOO_MANY_RUNS",
+        `${count} runs are going on or queued by this instance, the most it accepts at once (--max-runs ${this.maxRuns}); retry later`,
+        { maxRuns: this.maxRuns, active: count, retryAfterSeconds: retryAfter },
+        { "Retry-After": String(retryAfter) },
+      );
+    }
+    this.#admitting++;
+  }
+
   /** Start a docs run on a folder under the allowed base; resolves once it has started (its id known). */
   async start(body: StartRunBody): Promise<RunView> {
     const folder = resolveAllowedFolder(this.#options.allowedBase, body.folder);
+    if (this.#options.queue) return this.#startQueued(folder, body, this.#options.queue);
     this.#take();
     const id = await this.#launch({
       folder,
@@ -212,6 +278,153 @@ export class RunManager {
       ...(body.pauseAfter !== undefined ? { pauseAfter: body.pauseAfter } : {}),
     });
     return this.get(id);
+  }
+
+  /** With a queue: save the new run `paused` and queue its "start" job (any instance may take it). */
+  async #startQueued(folder: string, body: StartRunBody, queue: RunQueue): Promise<RunView> {
+    const provider = this.#usableProvider(body.model);
+    await this.#admit();
+    const id = randomUUID();
+    try {
+      const now = new Date().toISOString();
+      const run: StoredRun = {
+        id,
+        agent: DOCS_AGENT,
+        folder,
+        model: provider as StoredRun["model"],
+        configPath: rosterPath(this.#options.configPath ?? SHIPPED_CONFIG),
+        maxRounds: body.maxRounds ?? 3,
+        status: "paused",
+        createdAt: now,
+        updatedAt: now,
+        state: { messages: [], round: 0, calls: [], finished: false },
+      };
+      await this.#repo.save(run);
+      const queued = await queue.enqueue({
+        runId: id,
+        kind: "start",
+        options: body.pauseAfter !== undefined ? { pauseAfter: body.pauseAfter } : {},
+      });
+      if (!queued) {
+        await this.#repo.save({
+          ...run,
+          status: "failed",
+          error: "the run could not be queued (the instance is stopping)",
+        });
+        throw new ApiError(503, "SHUTTING_DOWN", "the server is shutting down; start the run later");
+      }
+      // (Its job may have started here already: then it is counted as executing.)
+      if (!this.#jobs.has(id)) this.#enqueued.add(id);
+    } finally {
+      this.#admitting--;
+    }
+    return this.get(id);
+  }
+
+  /**
+   * With a queue: the provider a run would use, checked now (the job may run on another instance, so a
+   * model that cannot be used is refused here with 400, as in files mode, not found out later).
+   */
+  #usableProvider(requested: string | undefined): Provider {
+    let provider: Provider;
+    try {
+      provider = chooseProvider(requested, this.#options.env);
+    } catch (error) {
+      throw new ApiError(400, "RUN_START_FAILED", `the run could not start: ${(error as Error).message}`);
+    }
+    const keyVar = provider === "offline" ? undefined : PROVIDER_SPECS[provider].keyVar;
+    if (keyVar && !this.#options.env[keyVar]) {
+      throw new ApiError(
+        400,
+        "RUN_START_FAILED",
+        `the run could not start: the model "${provider}" needs ${keyVar}, which is not set in the server's environment`,
+      );
+    }
+    return provider;
+  }
+
+  /** With a queue: queue a "resume" job; of concurrent resumes (any instances) exactly one is accepted. */
+  async #resumeQueued(run: StoredRun, body: ResumeRunBody, queue: RunQueue): Promise<RunView> {
+    const id = run.id;
+    if (run.status === "running")
+      throw new ApiError(
+        409,
+        "RUN_ACTIVE",
+        `run ${id} is running (instance ${run.ownerInstance ?? "unknown"})`,
+      );
+    if (body.model !== undefined) this.#usableProvider(body.model);
+    await this.#admit();
+    try {
+      const queued = await queue.enqueue({
+        runId: id,
+        kind: "resume",
+        options: {
+          ...(body.model ? { model: body.model } : {}),
+          ...(body.maxRounds !== undefined ? { maxRounds: body.maxRounds } : {}),
+          ...(body.pauseAfter !== undefined ? { pauseAfter: body.pauseAfter } : {}),
+        },
+      });
+      if (!queued) {
+        if (this.#closing)
+          throw new ApiError(503, "SHUTTING_DOWN", "the server is shutting down; resume the run later");
+        const now = await this.#repo.load(id);
+        if (now?.status === "finished")
+          throw new ApiError(409, "RUN_FINISHED", `run ${id} is finished; there is nothing to resume`);
+        throw new ApiError(409, "RUN_ACTIVE", `run ${id} is running or queued already`);
+      }
+      // (Its job may have started here already: then it is counted as executing.)
+      if (!this.#jobs.has(id)) this.#enqueued.add(id);
+    } finally {
+      this.#admitting--;
+    }
+    return this.get(id);
+  }
+
+  /**
+   * The run queue's handler: continue the (already claimed) run with `runDocs` on the shared
+   * Application until it ends or `context.signal` aborts (then it is saved paused). A run that cannot
+   * start (its folder or roster changed) is saved failed with the reason; the job is not retried.
+   */
+  async executeJob(job: RunJob, context: RunJobContext): Promise<void> {
+    this.#jobs.add(job.runId);
+    this.#enqueued.delete(job.runId);
+    try {
+      await this.#executeJob(job, context);
+    } finally {
+      this.#jobs.delete(job.runId);
+    }
+  }
+
+  async #executeJob(job: RunJob, context: RunJobContext): Promise<void> {
+    let id: string;
+    try {
+      id = await this.#launch(
+        {
+          resumeId: job.runId,
+          ...(job.options.model ? { model: job.options.model } : {}),
+          ...(job.options.maxRounds !== undefined ? { maxRounds: job.options.maxRounds } : {}),
+          ...(job.options.pauseAfter !== undefined ? { pauseAfter: job.options.pauseAfter } : {}),
+        },
+        { signal: context.signal, resumed: job.kind === "resume" || job.attempt > 0 },
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const run = await this.#repo.load(job.runId);
+      if (run && run.status === "running" && run.ownerInstance === this.#options.instanceId) {
+        await this.#repo.save({ ...run, status: "failed", error: message });
+        await this.#repo
+          .appendEvent(job.runId, "run_finished", {
+            type: "run_finished",
+            runId: job.runId,
+            status: "failed",
+            calls: run.state.calls.length,
+            error: message,
+          })
+          .catch(() => undefined);
+      }
+      return;
+    }
+    await this.#active.get(id)?.settled;
   }
 
   /** Continue a paused (or interrupted) run in this process. */
@@ -228,6 +441,7 @@ export class RunManager {
         `run ${id} documents ${run.folder}, outside the allowed base ${this.#options.allowedBase}`,
       );
     }
+    if (this.#options.queue) return this.#resumeQueued(run, body, this.#options.queue);
     this.#take();
     this.#resuming.add(id);
     try {
@@ -261,11 +475,19 @@ export class RunManager {
     return this.get(id);
   }
 
-  /** Runs `runDocs` in the slot already taken; the slot is given back when the run stops (or fails to start). */
+  /**
+   * Runs `runDocs`: in the slot already taken (given back when the run stops or fails to start), or, for
+   * a queue job (`job`), under the job's signal.
+   */
   #launch(
     options: Pick<RunDocsOptions, "folder" | "resumeId" | "model" | "maxRounds" | "pauseAfter">,
+    job?: { signal: AbortSignal; resumed: boolean },
   ): Promise<string> {
     const controller = new AbortController();
+    if (job) {
+      if (job.signal.aborted) controller.abort(job.signal.reason);
+      else job.signal.addEventListener("abort", () => controller.abort(job.signal.reason), { once: true });
+    }
     let finish: () => void = () => undefined;
     const settled = new Promise<void>((resolve) => {
       finish = resolve;
@@ -285,7 +507,11 @@ export class RunManager {
           this.#active.set(event.runId, { controller, settled });
           resolveStarted(event.runId);
         }
-        append(event.type, { ...event });
+        // A queued start runs as the continuation of the run saved at POST: it is not a resume.
+        append(
+          event.type,
+          job && event.type === "run_started" ? { ...event, resumed: job.resumed } : { ...event },
+        );
       };
       const done: Promise<void> = runDocs({
         ...options,
@@ -305,7 +531,13 @@ export class RunManager {
           }
         },
       }).then(
-        () => undefined,
+        () => {
+          // runDocs returns without starting a run that is finished already.
+          if (runId === undefined)
+            rejectStarted(
+              new ApiError(409, "RUN_FINISHED", "the run is finished; there is nothing to resume"),
+            );
+        },
         (error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
           if (runId === undefined) {
@@ -334,7 +566,7 @@ export class RunManager {
       void done
         .then(() => appending)
         .finally(() => {
-          this.#slots--;
+          if (!job) this.#slots--;
           if (runId !== undefined) {
             this.#active.delete(runId);
             for (const stopped of [...(this.#stopped.get(runId) ?? [])]) stopped();
@@ -347,8 +579,20 @@ export class RunManager {
   /** Refuse new runs (503), stop every active run (each is saved as paused, resumable) and wait for them. */
   async close(): Promise<void> {
     this.#closing = true;
+    // The queue aborts its handlers (their runs are saved paused) and waits for them before it stops.
+    await this.#options.queue?.stop();
     const active = [...this.#active.values()];
     for (const run of active) run.controller.abort(new Error("the server is shutting down"));
     await Promise.all(active.map((run) => run.settled));
+  }
+}
+
+/** The path a roster is known by (as `runDocs` records it): its real path when it exists, else absolute. */
+function rosterPath(path: string): string {
+  const absolute = resolvePath(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    return absolute;
   }
 }

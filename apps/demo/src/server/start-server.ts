@@ -8,7 +8,10 @@ import type { MCPTracer } from "@agentforge/agent-runtime";
 import { createAdaptorServer } from "@hono/node-server";
 import { UsageError } from "../internal/usage-error.js";
 import { MCPManagement, type ReloadView } from "../mcp/mcp-management.js";
+import { parseDatabaseUrl, redactSecret } from "../service/database-url.js";
 import { FileRunRepository } from "../service/file-run-repository.js";
+import type { PostgresRunRepository } from "../service/postgres/postgres-run-repository.js";
+import type { PgBossRunQueue } from "../service/postgres/run-queue.js";
 import type { RunRepository } from "../service/run-repository.js";
 import { WORKSPACE_VARIABLE } from "../service/run-workspace-guard.js";
 import { createApi } from "./create-api.js";
@@ -43,12 +46,31 @@ export interface StartServerOptions {
   watchConfig?: boolean;
   /** Where runs and their events are kept (default: files under the state folder). Closed by `close()`. */
   repository?: RunRepository;
+  /**
+   * Keep runs, events and the audit trail in PostgreSQL and run runs as jobs of its queue, shared with
+   * every instance on the same database (ignored when `repository` is given).
+   */
+  database?: ServeDatabaseOptions;
   /** This process's id (default: a random UUID). */
   instanceId?: string;
   /** One span per tool call (`--otel`). */
   tracer?: MCPTracer;
   /** Where reloads and watch problems are reported (default stderr). */
   log?: (line: string) => void;
+}
+
+/** `startServer({ database })`: the PostgreSQL run store and run queue. */
+export interface ServeDatabaseOptions {
+  /** `postgres://user:password@host:port/database` (never printed). */
+  url: string;
+  /** Where it came from, named in errors: `DATABASE_URL` or `--database-url`. */
+  variable: string;
+  /** A run's lease in seconds (default 600): a dead instance's run is recovered after it. */
+  leaseSeconds?: number;
+  /** How often expired jobs and leases are looked for, in seconds (default 30). */
+  maintenanceSeconds?: number;
+  /** Seconds before a failed or expired job is retried (default 10). */
+  retryDelaySeconds?: number;
 }
 
 /** A running server. */
@@ -96,9 +118,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const instanceId = options.instanceId ?? randomUUID();
   const startedAt = new Date().toISOString();
+  // Where runs are kept: the given store, PostgreSQL with its run queue, or files.
+  let repository: RunRepository;
+  let queue: PgBossRunQueue | undefined;
+  let queuedRuns: ((ids: readonly string[]) => Promise<Set<string>>) | undefined;
+  if (options.repository) repository = options.repository;
+  else if (options.database) {
+    const opened = await openDatabase(options.database, instanceId, log);
+    repository = opened.repository;
+    queue = opened.queue;
+    queuedRuns = (ids) => opened.repository.queuedRuns(ids);
+  } else repository = new FileRunRepository(resolve(stateDir));
+  const closeStore = async () => {
+    await queue?.stop().catch(() => undefined);
+    await repository.close();
+  };
   // One MCP stack for the whole process. Its workspace servers are rooted at the allowed base; each
   // run's calls are confined to the run's own folder by its workspace guard (see run-workspace-guard.ts).
-  const repository = options.repository ?? new FileRunRepository(resolve(stateDir));
   let management: MCPManagement;
   try {
     management = await MCPManagement.open({
@@ -112,7 +148,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       audit: (entry) => repository.appendAudit(entry),
     });
   } catch (error) {
-    await repository.close();
+    await closeStore();
     throw error;
   }
   const maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
@@ -125,6 +161,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     repository,
     instanceId,
     maxRuns,
+    ...(queue ? { queue } : {}),
+    ...(queuedRuns ? { queuedRuns } : {}),
   });
   const healthIntervalMs = options.healthIntervalMs ?? DEFAULT_HEALTH_INTERVAL_MS;
   let stopping = false;
@@ -158,10 +196,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
   } catch (error) {
     await management.close();
-    await repository.close();
+    await closeStore();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
+  // Every instance works the shared queue, `maxRuns` jobs at a time.
+  if (queue) {
+    try {
+      await queue.work((job, context) => runs.executeJob(job, context), { concurrency: maxRuns });
+    } catch (error) {
+      server.close();
+      await management.close();
+      await closeStore();
+      throw error;
+    }
+  }
   allowedHosts = allowedHostsFor(host, port, options.allowedHosts);
   // The start-up check (recorded with its stderr tails), then the manager's health polling.
   if (options.checkOnStart !== false) void management.checkAll().catch(() => undefined);
@@ -270,4 +319,51 @@ function watchConfigFile(
       watcher?.close();
     },
   };
+}
+
+/**
+ * Open the PostgreSQL store (migrations applied) and its run queue. Loaded only here: pg, pg-boss and
+ * node-pg-migrate never load in files mode. Fails with `RunDatabaseError` (naming the variable, host and
+ * database, never the password).
+ */
+async function openDatabase(
+  database: ServeDatabaseOptions,
+  instanceId: string,
+  log: (line: string) => void,
+): Promise<{ repository: PostgresRunRepository; queue: PgBossRunQueue }> {
+  const { openPostgresRunRepository, openPgBossRunQueue } = await import("../service/postgres/index.js");
+  const leaseSeconds = database.leaseSeconds ?? 600;
+  const maintenanceSeconds = database.maintenanceSeconds ?? 30;
+  const repository = await openPostgresRunRepository({
+    databaseUrl: database.url,
+    variable: database.variable,
+    instanceId,
+    leaseSeconds,
+  });
+  const target = parseDatabaseUrl(database.url);
+  // Background failures of the queue are reported, rate-limited to one line per message a minute.
+  const reported = new Map<string, number>();
+  const onError = (error: Error) => {
+    const message = redactSecret(error.message || error.name, database.url, target);
+    const last = reported.get(message) ?? 0;
+    if (Date.now() - last < 60_000) return;
+    if (reported.size > 100) reported.clear();
+    reported.set(message, Date.now());
+    log(`agentforge serve: run queue: ${message}`);
+  };
+  try {
+    const queue = await openPgBossRunQueue({
+      repository,
+      leaseSeconds,
+      maintenanceIntervalSeconds: maintenanceSeconds,
+      sweepIntervalSeconds: maintenanceSeconds,
+      retryDelaySeconds: database.retryDelaySeconds ?? Math.min(10, maintenanceSeconds),
+      pollingIntervalSeconds: Math.min(2, Math.max(0.5, maintenanceSeconds)),
+      onError,
+    });
+    return { repository, queue };
+  } catch (error) {
+    await repository.close();
+    throw error;
+  }
 }

@@ -346,19 +346,37 @@ describe("shutdown", () => {
       [["--max-runs", "x"], /--max-runs expects/],
       [["--health-interval", "soon"], /--health-interval expects seconds/],
       [["--database-url", "mysql://u:pw-123@h/db"], /must be a postgres:\/\/ or postgresql:\/\/ URL/],
-      [["--database-url", "postgres://u:pw-123@db.example/app"], /not available in this build/],
+      [["--run-lease-seconds", "30"], /apply to the PostgreSQL run store only/],
+      [
+        ["--database-url", "postgres://u:pw-123@127.0.0.1:1/app", "--run-lease-seconds", "1"],
+        /--run-lease-seconds expects whole seconds from 2/,
+      ],
     ] as const) {
       const result = await agentforge(["serve", ...args], { cwd: roster.dir });
       expect(`${args.join(" ")}: ${result.code}`).toBe(`${args.join(" ")}: 2`);
       expect(result.stderr).toMatch(message);
       expect(result.stderr).not.toContain("pw-123");
     }
-    const env = await agentforge(["serve"], {
+  });
+
+  it("an unreachable database is a start-up error (exit 1) naming the variable, never the password", async () => {
+    // Port 1 on loopback: nothing listens there, the connection is refused at once.
+    const flag = await agentforge(
+      ["serve", ...serveArgs(["--database-url", "postgres://u:pw-123@127.0.0.1:1/app"])],
+      { cwd: roster.dir },
+    );
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain(
+      'cannot connect to PostgreSQL at 127.0.0.1:1, database "app" (from --database-url)',
+    );
+    expect(flag.stderr).not.toContain("pw-123");
+    const env = await agentforge(["serve", ...serveArgs()], {
       cwd: roster.dir,
-      env: { DATABASE_URL: "postgres://u:pw-123@db.example/app" },
+      env: { DATABASE_URL: "postgres://u:pw-123@127.0.0.1:1/app" },
     });
-    expect(env.code).toBe(2);
-    expect(env.stderr).toContain("DATABASE_URL (postgres://u:***@db.example/app)");
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain("(from DATABASE_URL)");
     expect(env.stderr).not.toContain("pw-123");
+    expect(env.stderr).not.toContain("listening on");
   });
 });

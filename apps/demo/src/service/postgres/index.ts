@@ -22,5 +22,7 @@ export {
   type RunJobContext,
   type RunJobHandler,
   type RunJobKind,
+  type RunJobOptions,
+  type RunJobRequest,
   type RunQueue,
 } from "./run-queue.js";

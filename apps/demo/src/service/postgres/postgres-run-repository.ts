@@ -6,9 +6,9 @@
 // a periodic poll, and each listener sees each event once, in id order, without gaps.
 import pg from "pg";
 import type { RunEventRecord } from "../../server/run-event-log.js";
+import { type DatabaseTarget, parseDatabaseUrl, redactSecret } from "../database-url.js";
 import type { RunRepository, StoredRun } from "../run-repository.js";
 import { RunDatabaseError } from "./database-error.js";
-import { type DatabaseTarget, parseDatabaseUrl, redactSecret } from "./database-url.js";
 import { migrate, SCHEMA_NAME } from "./migrate.js";
 import { toJsonb, toText } from "./sql-values.js";
 
@@ -412,6 +412,22 @@ export class PostgresRunRepository implements RunRepository {
       [id, jobId],
     );
     return rowCount === 1;
+  }
+
+  /**
+   * Of `ids`, the runs that have a queue job not taken by another instance: waiting in the queue, or
+   * claimed by this instance (counted until its handler takes over). Used to count the jobs an instance
+   * enqueued that no other instance took.
+   */
+  async queuedRuns(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await this.#pool.query<{ id: string }>(
+      `SELECT id FROM runs
+        WHERE id = ANY($1::text[]) AND job_id IS NOT NULL
+          AND (status <> 'running' OR owner_instance = $2)`,
+      [ids, this.instanceId],
+    );
+    return new Set(rows.map((row) => row.id));
   }
 
   /**

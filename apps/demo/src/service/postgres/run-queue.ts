@@ -17,10 +17,22 @@ import type { PostgresRunRepository } from "./postgres-run-repository.js";
 /** Why a run job exists: a new run, or a paused run to continue (also a lease-end continuation). */
 export type RunJobKind = "start" | "resume";
 
+/** What the request that queued a job asked for (carried in the job, so any instance honours it). */
+export interface RunJobOptions {
+  /** Save and pause after this many tool rounds. */
+  pauseAfter?: number;
+  /** The model provider to continue with (a resume may change it). */
+  model?: string;
+  /** Tool rounds at most. */
+  maxRounds?: number;
+}
+
 /** One job handed to the run handler. */
 export interface RunJob {
   runId: string;
   kind: RunJobKind;
+  /** What the request asked for (empty for a lease-end continuation). */
+  options: RunJobOptions;
   /** The queue's id of this job (a retry keeps it). */
   jobId: string;
   /** 0 for the first attempt, then 1, 2... for pg-boss retries (the previous attempt failed or expired). */
@@ -45,6 +57,13 @@ export interface RunJobContext {
  */
 export type RunJobHandler = (job: RunJob, context: RunJobContext) => Promise<void>;
 
+/** What `enqueue` takes. */
+export interface RunJobRequest {
+  runId: string;
+  kind: RunJobKind;
+  options?: RunJobOptions;
+}
+
 /**
  * The shape shared by the run queues: pg-boss (`PgBossRunQueue`, several instances) and an in-process
  * queue for files mode (one instance).
@@ -55,7 +74,7 @@ export interface RunQueue {
    * `start`). Resolves false, queuing nothing, when the run is unknown, running, finished, or already has
    * a job queued or executing; of several concurrent calls for one run, exactly one resolves true.
    */
-  enqueue(request: { runId: string; kind: RunJobKind }): Promise<boolean>;
+  enqueue(request: RunJobRequest): Promise<boolean>;
   /** Start executing jobs, at most `concurrency` at a time in this instance. */
   work(handler: RunJobHandler, options: { concurrency: number }): Promise<void>;
   /**
@@ -93,6 +112,7 @@ interface JobData {
   runId: string;
   kind: RunJobKind;
   jobId: string;
+  options?: RunJobOptions;
 }
 
 interface Active {
@@ -112,6 +132,18 @@ function isJobData(value: unknown): value is JobData {
     (data.kind === "start" || data.kind === "resume") &&
     typeof data.jobId === "string"
   );
+}
+
+/** The job's options, keeping only well-formed values (job data is read back from the database). */
+function jobOptionsOf(value: unknown): RunJobOptions {
+  if (typeof value !== "object" || value === null) return {};
+  const raw = value as Record<string, unknown>;
+  const count = (n: unknown) => typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= 1000;
+  return {
+    ...(count(raw.pauseAfter) ? { pauseAfter: raw.pauseAfter as number } : {}),
+    ...(count(raw.maxRounds) ? { maxRounds: raw.maxRounds as number } : {}),
+    ...(typeof raw.model === "string" && raw.model.length <= 100 ? { model: raw.model } : {}),
+  };
 }
 
 function messageOf(error: unknown): string {
@@ -215,14 +247,20 @@ export class PgBossRunQueue implements RunQueue {
     }
   }
 
-  async enqueue(request: { runId: string; kind: RunJobKind }): Promise<boolean> {
+  async enqueue(request: RunJobRequest): Promise<boolean> {
     if (this.#stopped) return false;
     return this.#enqueue(request);
   }
 
-  async #enqueue(request: { runId: string; kind: RunJobKind }): Promise<boolean> {
+  async #enqueue(request: RunJobRequest): Promise<boolean> {
     const jobId = randomUUID();
-    const data: JobData = { runId: request.runId, kind: request.kind, jobId };
+    const options = jobOptionsOf(request.options);
+    const data: JobData = {
+      runId: request.runId,
+      kind: request.kind,
+      jobId,
+      ...(Object.keys(options).length > 0 ? { options } : {}),
+    };
     try {
       const queued = await this.#repository.transaction(async (client) => {
         if (!(await this.#repository.reserveJob(client, request.runId, jobId))) return false;
@@ -349,7 +387,7 @@ export class PgBossRunQueue implements RunQueue {
     if (this.#stopped) {
       // Fetched while this instance began to stop: hand the run to a fresh job another instance takes.
       await repository.endJob(data.runId, job.id);
-      await this.#enqueue({ runId: data.runId, kind: data.kind });
+      await this.#enqueue({ runId: data.runId, kind: data.kind, options: jobOptionsOf(data.options) });
       return { requeued: "this instance was stopping" };
     }
     const instanceId = repository.instanceId;
@@ -373,7 +411,13 @@ export class PgBossRunQueue implements RunQueue {
       () => controller.abort(new RunSliceEnd("lease")),
       Math.max(0, leaseMs - 2 * margin - (Date.now() - started)),
     );
-    const run: RunJob = { runId: data.runId, kind: data.kind, jobId: job.id, attempt: job.retryCount };
+    const run: RunJob = {
+      runId: data.runId,
+      kind: data.kind,
+      options: jobOptionsOf(data.options),
+      jobId: job.id,
+      attempt: job.retryCount,
+    };
     const context: RunJobContext = {
       signal: controller.signal,
       leaseEndsAt,
