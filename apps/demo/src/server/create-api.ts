@@ -349,8 +349,15 @@ export function createApi(deps: ApiDependencies): Hono {
       stream.onAbort(() => wake?.());
       let sent = after;
       let ended = !feed.live;
+      // For a run another instance just finished: when the last event arrived.
+      let settled = Date.now();
       const send = async (event: RunEventRecord, live = true) => {
-        if (event.id <= sent) return;
+        if (event.id <= sent) {
+          // The live copy of a run_finished already sent in the replay (the subscription starts before
+          // the replay is read): it is the current one, and it ends the stream.
+          if (live && event.type === "run_finished") ended = true;
+          return;
+        }
         sent = event.id;
         await stream.writeSSE({
           id: String(event.id),
@@ -365,12 +372,23 @@ export function createApi(deps: ApiDependencies): Hono {
         while (!stream.aborted) {
           while (queue.length > 0) {
             const event = queue.shift();
-            if (event === null) ended = true;
-            else if (event) await send(event);
+            if (event === null) {
+              // The run stopped here: its last events may still be on their way through the store's
+              // notifications; send what is stored, then end.
+              for (const stored of await feed.catchUp(sent)) await send(stored);
+              ended = true;
+            } else if (event) {
+              await send(event);
+              settled = Date.now();
+            }
           }
           if (ended) break;
+          if (feed.settleMs !== undefined && Date.now() - settled >= feed.settleMs) break;
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, keepAliveMs);
+            const timer = setTimeout(
+              resolve,
+              feed.settleMs !== undefined ? Math.min(keepAliveMs, feed.settleMs) : keepAliveMs,
+            );
             wake = () => {
               clearTimeout(timer);
               resolve();

@@ -94,6 +94,8 @@ export interface RunManagerOptions {
 /** Receives a run's new events; `null` once the run stopped in this process. */
 export type RunWatcher = (event: RunEventRecord | null) => void;
 
+/** How long a stream waits for the closing events of a run another instance just finished. */
+const SETTLE_MS = 10_000;
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const EXECUTOR_EVENTS = [
   MCP_TOOL_CALL_STARTED,
@@ -193,7 +195,19 @@ export class RunManager {
     id: string,
     afterId: number,
     watcher: RunWatcher,
-  ): Promise<{ replay: RunEventRecord[]; live: boolean; stop: () => void }> {
+  ): Promise<{
+    replay: RunEventRecord[];
+    live: boolean;
+    /**
+     * With a shared store, a run that just finished on another instance may be saved as finished
+     * before its last events are stored: the stream then stays open this long (ms) for them, and ends
+     * at the first live `run_finished` or when nothing arrives.
+     */
+    settleMs?: number;
+    /** The stored events after `afterId` (to catch up when the run stops here). */
+    catchUp: (afterId: number) => Promise<RunEventRecord[]>;
+    stop: () => void;
+  }> {
     const run = await this.#load(id);
     // Subscribe before reading the replay, so nothing falls in between (duplicates are skipped by id).
     const stopEvents = this.#repo.subscribe(id, watcher);
@@ -217,7 +231,20 @@ export class RunManager {
       this.#active.has(id) ||
       (this.#repo.kind !== "files" &&
         (run.status === "running" || (await this.#isQueued(id).catch(() => false))));
-    return { replay, live, stop };
+    const catchUp = (after: number) => this.#repo.eventsSince(id, after);
+    // The run's status is saved before its closing event is stored: a replay that does not end with the
+    // stretch's run_finished may still get it.
+    const closed = (() => {
+      for (let i = replay.length - 1; i >= 0; i--) {
+        const type = replay[i]?.type;
+        if (type === "run_finished") return true;
+        if (type === "run_started") return false;
+      }
+      return replay.length === 0 && afterId > 0;
+    })();
+    if (!live && this.#repo.kind !== "files" && !closed)
+      return { replay, live: true, settleMs: SETTLE_MS, catchUp, stop };
+    return { replay, live, catchUp, stop };
   }
 
   #take(): void {

@@ -226,12 +226,13 @@ export async function readSse(
     }
     const decoder = new TextDecoder();
     let buffer = "";
+    let stopped = false;
     for await (const chunk of response.body) {
       const text = decoder.decode(chunk as Uint8Array, { stream: true });
       raw += text;
       buffer += text;
       let end = buffer.indexOf("\n\n");
-      while (end >= 0) {
+      while (end >= 0 && !stopped) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         end = buffer.indexOf("\n\n");
@@ -248,11 +249,15 @@ export async function readSse(
           data: JSON.parse(fields.get("data") as string) as Record<string, unknown>,
         };
         events.push(event);
-        if (options.until?.(event)) {
-          controller.abort();
-          return { status: response.status, contentType, events, raw, ended: false };
-        }
+        if (options.until?.(event)) stopped = true;
       }
+      // Leaving the loop cancels the body stream cleanly; aborting the request while the iterator still
+      // reads would make its cleanup reject with AbortError.
+      if (stopped) break;
+    }
+    if (stopped) {
+      controller.abort();
+      return { status: response.status, contentType, events, raw, ended: false };
     }
     return { status: response.status, contentType, events, raw, ended: true };
   } finally {

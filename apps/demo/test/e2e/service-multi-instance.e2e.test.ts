@@ -175,6 +175,33 @@ describe.skipIf(skipReason !== undefined)("several serve instances on one Postgr
     expect((await runOf(b, id)).ownerInstance).toBe(a.id);
   });
 
+  it("streams opened at once on both instances each end with their run's run_finished, gap-free", async () => {
+    roster.openGate();
+    const a = await instance("a");
+    const b = await instance("b");
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const at = i % 2 === 0 ? a : b;
+      const posted = await at.call("POST", "/api/v1/runs", { folder: "proj" });
+      expect(posted.status).toBe(202);
+      ids.push(posted.json.id as string);
+    }
+    // Opened while the runs are queued, running or just finished, on the executing instance and on the
+    // other: whichever, each stream must carry every event and end with the closing run_finished (not
+    // before it, and not hang after it).
+    const streams = ids.flatMap((id) =>
+      [a, b].map((at) => ({ id, stream: openStream(`${at.served.url}/api/v1/runs/${id}/events`, 0) })),
+    );
+    await Promise.all(streams.map(({ stream }) => stream.done));
+    for (const { id, stream } of streams) {
+      const last = stream.events.at(-1);
+      expect(`${id} ${last?.type} ${last?.data.status}`).toBe(`${id} run_finished finished`);
+      expect(stream.events.map((event) => event.id)).toEqual(
+        Array.from({ length: stream.events.length }, (_, i) => i + 1),
+      );
+    }
+  });
+
   it("a run paused on A is resumed via B; of two resumes at once (A and B) exactly one is accepted", async () => {
     roster.openGate();
     const a = await instance("a");
