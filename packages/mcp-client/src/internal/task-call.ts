@@ -66,11 +66,35 @@ interface TaskProgressCleanup {
 /** Run a task-required tool to its end; resolves with the raw `tasks/result` (a tool result). */
 export async function callToolAsTask(client: Client, options: TaskCallOptions): Promise<unknown> {
   const { signal } = options;
-  const request: RequestOptions = { signal, timeout: MAX_TIMER_MS, task: {} };
+  // The server may create the task before the caller gives up and answer after: the creating request
+  // outlives the caller's signal by a short grace, so a late answer's task is cancelled, not left running.
+  const creation = new AbortController();
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const onAbort = () => {
+    grace = setTimeout(() => creation.abort(signal.reason), CANCEL_TIMEOUT_MS);
+  };
+  if (signal.aborted) throw signal.reason;
+  signal.addEventListener("abort", onAbort, { once: true });
+  const request: RequestOptions = { signal: creation.signal, timeout: MAX_TIMER_MS, task: {} };
   if (options.onprogress) request.onprogress = options.onprogress;
-  const created = await options.send(() =>
+  const creating = options.send(() =>
     client.request({ method: "tools/call", params: options.params }, CreateTaskResultSchema, request),
   );
+  let created: Awaited<typeof creating>;
+  try {
+    created = await untilAborted(creating, signal);
+  } catch (error) {
+    if (signal.aborted) {
+      void creating.then(
+        (late) => cancelTask(client, late.task.taskId),
+        () => undefined,
+      );
+    }
+    throw error;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    void creating.finally(() => clearTimeout(grace)).catch(() => undefined);
+  }
   const taskId = created.task.taskId;
   options.onCreated?.(taskId);
   const polling: RequestOptions = { signal, timeout: MAX_TIMER_MS };
@@ -98,6 +122,16 @@ export async function callToolAsTask(client: Client, options: TaskCallOptions): 
   } finally {
     (client as unknown as TaskProgressCleanup)._cleanupTaskProgressHandler?.(taskId);
   }
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it fires. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** Ask the server to cancel a task; best effort, bounded, never throws. */
