@@ -50,22 +50,6 @@ import type {
   MCPServerHealth,
 } from "./types.js";
 
-export type {
-  MCPCallToolOptions,
-  MCPClientManagerEventName,
-  MCPClientManagerEvents,
-  MCPConnectedEvent,
-  MCPConnectionFailedEvent,
-  MCPConnectionStatus,
-  MCPDisconnectedEvent,
-  MCPDisconnectReason,
-  MCPHealthChangedEvent,
-  MCPHealthStatus,
-  MCPListenerErrorEvent,
-  MCPServerHealth,
-  MCPToolsChangedEvent,
-} from "./types.js";
-
 /** Options of `MCPClientManager`. */
 export interface MCPClientManagerOptions {
   /** Where variable NAMES from the configs are looked up at connect time (default `process.env`). */
