@@ -393,12 +393,13 @@ function auditWriter(
 function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
   for (const name of [MCP_TOOL_CALL_COMPLETED, MCP_TOOL_CALL_FAILED] as const) {
     executor.events.on(name, (event) => {
-      const { tool, server, agent, callId, outcome, durationMs, errorCode, timestamp } = event;
+      const { identity, serverName, agent, callId, outcome, durationMs, errorCode, timestamp } = event;
+      // The audit line's format (`tool` = the identity, `server`) is the app's own, kept across versions.
       audit.write({
         at: timestamp,
         event: name,
-        tool,
-        server,
+        tool: identity,
+        server: serverName,
         agent,
         callId,
         outcome,
@@ -411,8 +412,8 @@ function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
     audit.write({
       at: event.timestamp,
       event: MCP_TOOL_DEFINITION_CHANGED,
-      tool: event.tool,
-      server: event.server,
+      tool: event.identity,
+      server: event.serverName,
     });
   });
 }

@@ -17,6 +17,14 @@ export type MCPRuntimeErrorCode =
 
 const NAME_LIMIT = 200;
 
+/** The server and tool parts of an identity (`<server>.<tool>`); a name without a dot has neither. */
+function partsOf(identity: string): { serverName: string | undefined; toolName: string | undefined } {
+  const dot = identity.indexOf(".");
+  return dot > 0 && dot < identity.length - 1
+    ? { serverName: identity.slice(0, dot), toolName: identity.slice(dot + 1) }
+    : { serverName: undefined, toolName: undefined };
+}
+
 /** A name from a model or a server, bounded and on one line, for a message. */
 function quoted(name: string): string {
   const line = String(name).replace(/[\r\n\t]/g, " ");
@@ -30,24 +38,22 @@ function quoted(name: string): string {
  */
 export class MCPToolNotFoundError extends MCPError<"TOOL_NOT_FOUND"> {
   static override readonly errorName: string = "MCPToolNotFoundError";
-  /** The identity (or model tool name) asked for. */
-  readonly toolName: string;
-  /** The identity asked for, `<server>.<tool>` (same as `toolName`). */
+  /** What was asked for: an identity, `<server>.<tool>`, or the model tool name that maps to none. */
   readonly identity: string;
   /** The server part of the identity, when it has one. */
   readonly serverName: string | undefined;
+  /** The tool part of the identity, when it has one. */
+  readonly toolName: string | undefined;
 
-  constructor(toolName: string, known: readonly string[] = [], options: { reason?: string } = {}) {
+  constructor(identity: string, known: readonly string[] = [], options: { reason?: string } = {}) {
     const hint =
       known.length > 0
         ? ` Known tools: ${known.slice(0, 20).join(", ")}${known.length > 20 ? ", ..." : ""}.`
         : "";
     const reason = options.reason ? ` ${options.reason}` : "";
-    super(`Tool ${quoted(toolName)} is not registered.${reason}${hint}`, { code: "TOOL_NOT_FOUND" });
-    this.toolName = toolName;
-    this.identity = toolName;
-    const dot = toolName.indexOf(".");
-    this.serverName = dot > 0 ? toolName.slice(0, dot) : undefined;
+    super(`Tool ${quoted(identity)} is not registered.${reason}${hint}`, { code: "TOOL_NOT_FOUND" });
+    this.identity = identity;
+    ({ serverName: this.serverName, toolName: this.toolName } = partsOf(identity));
   }
 }
 
@@ -66,11 +72,12 @@ export interface MCPArgumentIssue {
  */
 export class MCPInvalidArgumentsError extends MCPError<"INVALID_ARGUMENTS"> {
   static override readonly errorName: string = "MCPInvalidArgumentsError";
-  /** The identity called (or the model tool name, when it maps to none). */
-  readonly toolName: string;
-  /** The identity called, `<server>.<tool>` (same as `toolName`). */
+  /** The identity called, `<server>.<tool>` (or the model tool name, when it maps to none). */
   readonly identity: string;
+  /** The server part of the identity, when it has one. */
   readonly serverName: string | undefined;
+  /** The tool part of the identity, when it has one. */
+  readonly toolName: string | undefined;
   readonly issues: readonly MCPArgumentIssue[];
 
   constructor(identity: string, issues: readonly MCPArgumentIssue[]) {
@@ -79,10 +86,8 @@ export class MCPInvalidArgumentsError extends MCPError<"INVALID_ARGUMENTS"> {
       `The arguments for ${quoted(identity)} do not match its input schema: ${list}. Fix these fields and call the tool again.`,
       { code: "INVALID_ARGUMENTS" },
     );
-    this.toolName = identity;
     this.identity = identity;
-    const dot = identity.indexOf(".");
-    this.serverName = dot > 0 ? identity.slice(0, dot) : undefined;
+    ({ serverName: this.serverName, toolName: this.toolName } = partsOf(identity));
     this.issues = issues.map((i) => ({ path: i.path, message: i.message }));
   }
 }
@@ -90,9 +95,11 @@ export class MCPInvalidArgumentsError extends MCPError<"INVALID_ARGUMENTS"> {
 /** A tool call that returned an error result, failed in transit, or was cancelled. */
 export class MCPToolExecutionError extends MCPError<"TOOL_ERROR" | "TOOL_FAILED" | "TOOL_CANCELLED"> {
   static override readonly errorName: string = "MCPToolExecutionError";
-  /** The identity called. */
-  readonly toolName: string;
+  /** The identity called, `<server>.<tool>`. */
+  readonly identity: string;
   readonly serverName: string;
+  /** The tool's name as its server lists it. */
+  readonly toolName: string;
   /**
    * For TOOL_ERROR: the tool's error text, bounded like any result. It is tool output (it may echo the
    * arguments), so it is kept out of `message` and `toJSON()`: give it to the model, not to logs.
@@ -105,16 +112,18 @@ export class MCPToolExecutionError extends MCPError<"TOOL_ERROR" | "TOOL_FAILED"
     message: string,
     options: {
       code: "TOOL_ERROR" | "TOOL_FAILED" | "TOOL_CANCELLED";
-      toolName: string;
+      identity: string;
       serverName: string;
+      toolName: string;
       toolErrorText?: string;
       rpcCode?: number;
       cause?: unknown;
     },
   ) {
     super(message, { code: options.code, cause: options.cause });
-    this.toolName = options.toolName;
+    this.identity = options.identity;
     this.serverName = options.serverName;
+    this.toolName = options.toolName;
     Object.defineProperty(this, "toolErrorText", { value: options.toolErrorText, enumerable: false });
     this.rpcCode = options.rpcCode;
   }

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { MCP_TOOL_CALL_STARTED, MCPEventDispatcher, type MCPToolCallEvent } from "./events.js";
 
 const event: MCPToolCallEvent = {
-  tool: "s.t",
-  server: "s",
+  identity: "s.t",
+  serverName: "s",
+  toolName: "t",
   agent: "a",
   callId: "1",
   timestamp: new Date(0).toISOString(),

@@ -1,5 +1,3 @@
-import { EventEmitter } from "eventemitter3";
-
 /** Event names, as constants (also the keys of `MCPRuntimeEvents`). */
 export const MCP_TOOL_CALL_STARTED = "MCP_TOOL_CALL_STARTED";
 /** A call returned a non-error result. */
@@ -32,8 +30,12 @@ export type MCPToolCallOutcome = "ok" | "tool_error" | "denied" | "timeout" | "c
  */
 export interface MCPToolCallEvent {
   /** The identity called, `<server>.<tool>`. */
-  tool: string;
-  server: string;
+  identity: string;
+  /** The server part of the identity. */
+  serverName: string;
+  /** The tool's name as its server lists it (the part after the server's dot). */
+  toolName: string;
+  /** The agent that called. */
   agent: string;
   /** Unique per call; pairs STARTED with COMPLETED/FAILED. */
   callId: string;
@@ -52,8 +54,10 @@ export interface MCPToolCallEvent {
 /** Progress of a call in flight: who calls what, and numbers — never the server's progress message. */
 export interface MCPToolProgressEvent {
   /** The identity called, `<server>.<tool>`. */
-  tool: string;
-  server: string;
+  identity: string;
+  serverName: string;
+  /** The tool's name as its server lists it. */
+  toolName: string;
   agent: string;
   /** The call's id, as on its STARTED and COMPLETED/FAILED events. */
   callId: string;
@@ -70,7 +74,8 @@ export interface MCPToolProgressEvent {
  * an audit record — never the content, the prompt arguments, nor a URI's query or fragment.
  */
 export interface MCPAccessEvent {
-  server: string;
+  /** The server asked. */
+  serverName: string;
   agent: string;
   /** Unique per request. */
   callId: string;
@@ -78,8 +83,8 @@ export interface MCPAccessEvent {
   timestamp: string;
   /** `MCP_RESOURCE_READ`: the URI read, without its query (`?...`) and fragment (`#...`). */
   uri?: string;
-  /** `MCP_PROMPT_GET`: the prompt's name. */
-  prompt?: string;
+  /** `MCP_PROMPT_GET`: the prompt's name as its server lists it. */
+  promptName?: string;
   outcome: MCPToolCallOutcome;
   durationMs: number;
   /** The error code when `outcome` is not `ok` (e.g. TOOL_DENIED, TOOL_TIMEOUT, CAPABILITY_NOT_SUPPORTED). */
@@ -90,8 +95,11 @@ export interface MCPAccessEvent {
 
 /** A definition change of a registered tool (see `MCPToolRegistry.onDefinitionChanged`). */
 export interface MCPToolDefinitionChangedEvent {
-  tool: string;
-  server: string;
+  /** The tool whose definition changed, `<server>.<tool>`. */
+  identity: string;
+  serverName: string;
+  /** The tool's name as its server lists it. */
+  toolName: string;
   previousFingerprint: string;
   fingerprint: string;
   timestamp: string;
@@ -99,12 +107,12 @@ export interface MCPToolDefinitionChangedEvent {
 
 /** A server's tool list rejected or accepted again (see `MCPToolRegistry.rejection`). */
 export interface MCPServerToolsEvent {
-  server: string;
+  serverName: string;
   timestamp: string;
   /** On REJECTED: the error code (TOOL_DUPLICATE). */
   errorCode?: string;
   /** On REJECTED: the contested identity, `<server>.<tool>`. */
-  tool?: string;
+  identity?: string;
   /** On REJECTED: why, in one line. */
   message?: string;
 }
@@ -127,79 +135,81 @@ export type MCPRuntimeEventName = keyof MCPRuntimeEvents;
 
 type Listener<E extends MCPRuntimeEventName> = (...args: MCPRuntimeEvents[E]) => unknown;
 
+interface Subscription<E extends MCPRuntimeEventName> {
+  readonly listener: Listener<E>;
+  readonly once: boolean;
+}
+
+type Subscriptions = { [E in MCPRuntimeEventName]?: readonly Subscription<E>[] };
+
 /**
- * The typed event bus of the runtime (eventemitter3 underneath). A listener that throws, or returns a
- * promise that rejects, never breaks the call that emitted the event: the error goes to
- * `onListenerError` (default: ignored).
+ * The typed event bus of the runtime. A listener that throws, or returns a promise that rejects, never
+ * breaks the call that emitted the event: the error goes to `onListenerError` (default: ignored).
+ * Listeners run in the order they subscribed; subscribing the same function to the same event again
+ * replaces the earlier subscription.
  */
 export class MCPEventDispatcher {
-  readonly #emitter = new EventEmitter<MCPRuntimeEvents>();
-  readonly #wrapped = new Map<
-    Listener<MCPRuntimeEventName>,
-    Map<MCPRuntimeEventName, Listener<MCPRuntimeEventName>>
-  >();
+  // Copy-on-write lists: an emit walks the list as it was when the event started, so a listener that
+  // subscribes or unsubscribes during delivery changes the next event only.
+  #subscriptions: Subscriptions = {};
   readonly #onListenerError: (error: unknown, event: MCPRuntimeEventName) => void;
 
   constructor(options: { onListenerError?: (error: unknown, event: MCPRuntimeEventName) => void } = {}) {
     this.#onListenerError = options.onListenerError ?? (() => undefined);
   }
 
-  #guard<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>, once: boolean): Listener<E> {
-    const guarded = ((...args: MCPRuntimeEvents[E]) => {
-      if (once) this.off(event, listener);
+  #list<E extends MCPRuntimeEventName>(event: E): readonly Subscription<E>[] {
+    return (this.#subscriptions[event] as readonly Subscription<E>[] | undefined) ?? [];
+  }
+
+  #subscribe<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>, once: boolean): () => void {
+    if (typeof listener !== "function") {
+      throw new TypeError(`MCPEventDispatcher: the listener of ${String(event)} must be a function`);
+    }
+    const next = this.#list(event).filter((s) => s.listener !== listener);
+    next.push({ listener, once });
+    (this.#subscriptions as Record<E, readonly Subscription<E>[]>)[event] = next;
+    return () => this.off(event, listener);
+  }
+
+  /** Subscribe; returns the function that unsubscribes. */
+  on<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>): () => void {
+    return this.#subscribe(event, listener, false);
+  }
+
+  /** Subscribe for one event; returns the function that unsubscribes. */
+  once<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>): () => void {
+    return this.#subscribe(event, listener, true);
+  }
+
+  /** Unsubscribe a listener given to `on` or `once`. */
+  off<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>): void {
+    const list = this.#list(event);
+    if (!list.some((s) => s.listener === listener)) return;
+    const next = list.filter((s) => s.listener !== listener);
+    if (next.length === 0) delete this.#subscriptions[event];
+    else (this.#subscriptions as Record<E, readonly Subscription<E>[]>)[event] = next;
+  }
+
+  /** Deliver an event to every listener; never throws. */
+  emit<E extends MCPRuntimeEventName>(event: E, ...payload: MCPRuntimeEvents[E]): void {
+    const list = this.#subscriptions[event] as readonly Subscription<E>[] | undefined;
+    if (list === undefined) return;
+    for (const subscription of list) {
+      if (subscription.once) this.off(event, subscription.listener);
       try {
-        const result = listener(...args);
+        const result = subscription.listener(...payload);
         if (result && typeof (result as Promise<unknown>).catch === "function") {
           (result as Promise<unknown>).catch((error: unknown) => this.#onListenerError(error, event));
         }
       } catch (error) {
         this.#onListenerError(error, event);
       }
-    }) as Listener<E>;
-    let byEvent = this.#wrapped.get(listener as Listener<MCPRuntimeEventName>);
-    if (!byEvent) {
-      byEvent = new Map();
-      this.#wrapped.set(listener as Listener<MCPRuntimeEventName>, byEvent);
     }
-    byEvent.set(event, guarded as Listener<MCPRuntimeEventName>);
-    return guarded;
-  }
-
-  /** Subscribe; returns the function that unsubscribes. */
-  on<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>): () => void {
-    this.off(event, listener);
-    // biome-ignore lint/suspicious/noExplicitAny: eventemitter3's listener type is generic over the event map.
-    this.#emitter.on(event, this.#guard(event, listener, false) as any);
-    return () => this.off(event, listener);
-  }
-
-  /** Subscribe for one event. */
-  once<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>): () => void {
-    this.off(event, listener);
-    // biome-ignore lint/suspicious/noExplicitAny: see `on`.
-    this.#emitter.on(event, this.#guard(event, listener, true) as any);
-    return () => this.off(event, listener);
-  }
-
-  /** Unsubscribe a listener given to `on` or `once`. */
-  off<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>): void {
-    const byEvent = this.#wrapped.get(listener as Listener<MCPRuntimeEventName>);
-    const guarded = byEvent?.get(event);
-    if (!guarded || !byEvent) return;
-    // biome-ignore lint/suspicious/noExplicitAny: see `on`.
-    this.#emitter.off(event, guarded as any);
-    byEvent.delete(event);
-    if (byEvent.size === 0) this.#wrapped.delete(listener as Listener<MCPRuntimeEventName>);
-  }
-
-  /** Deliver an event to every listener; never throws. */
-  emit<E extends MCPRuntimeEventName>(event: E, ...payload: MCPRuntimeEvents[E]): void {
-    // biome-ignore lint/suspicious/noExplicitAny: see `on`.
-    (this.#emitter.emit as (event: E, ...args: any[]) => boolean)(event, ...payload);
   }
 
   /** Number of listeners of an event. */
   listenerCount(event: MCPRuntimeEventName): number {
-    return this.#emitter.listenerCount(event);
+    return this.#subscriptions[event]?.length ?? 0;
   }
 }

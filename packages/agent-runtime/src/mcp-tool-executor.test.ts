@@ -82,8 +82,9 @@ describe("MCPToolExecutor progress", () => {
     expect(JSON.stringify(got)).not.toContain("secret");
     expect(events).toHaveLength(got.length);
     expect(events[0]).toEqual({
-      tool: "srv.work",
-      server: "srv",
+      identity: "srv.work",
+      serverName: "srv",
+      toolName: "work",
       agent: "agent",
       callId: result.callId,
       timestamp: expect.any(String),

@@ -28,6 +28,8 @@ import {
   MCP_TOOL_DEFINITION_CHANGED,
   type MCPAccessEvent,
   MCPEventDispatcher,
+  type MCPRuntimeEventName,
+  type MCPRuntimeEvents,
   type MCPToolCallEvent,
   type MCPToolCallOutcome,
 } from "./events.js";
@@ -208,9 +210,9 @@ function outcomeOf(error: unknown): MCPToolCallOutcome {
 }
 
 interface CallContext {
-  base: { tool: string; server: string; agent: string; callId: string };
-  tool: string;
-  server: string;
+  base: { identity: string; serverName: string; toolName: string; agent: string; callId: string };
+  identity: string;
+  serverName: string;
   toolName: string;
   agent: string;
   started: number;
@@ -252,8 +254,9 @@ export class MCPToolExecutor {
     this.#unsubscribe = [
       this.registry.onDefinitionChanged((change) =>
         this.events.emit(MCP_TOOL_DEFINITION_CHANGED, {
-          tool: change.identity,
-          server: change.serverName,
+          identity: change.identity,
+          serverName: change.serverName,
+          toolName: change.toolName,
           previousFingerprint: change.previousFingerprint,
           fingerprint: change.fingerprint,
           timestamp: new Date().toISOString(),
@@ -265,21 +268,32 @@ export class MCPToolExecutor {
       this.#unsubscribe.push(
         this.registry.on("serverRejected", (rejection) =>
           this.events.emit(MCP_SERVER_TOOLS_REJECTED, {
-            server: rejection.serverName,
+            serverName: rejection.serverName,
             timestamp: rejection.rejectedAt,
             errorCode: rejection.error.code,
-            tool: rejection.error.identity,
+            identity: rejection.error.identity,
             message: eventMessage(rejection.error),
           }),
         ),
         this.registry.on("serverAccepted", ({ serverName }) =>
           this.events.emit(MCP_SERVER_TOOLS_ACCEPTED, {
-            server: serverName,
+            serverName,
             timestamp: new Date().toISOString(),
           }),
         ),
       );
     }
+  }
+
+  /**
+   * Subscribe to one of the executor's events (`MCP_TOOL_CALL_STARTED`, ...); returns the function that
+   * unsubscribes. The same as `executor.events.on`.
+   */
+  on<E extends MCPRuntimeEventName>(
+    event: E,
+    listener: (...args: MCPRuntimeEvents[E]) => unknown,
+  ): () => void {
+    return this.events.on(event, listener);
   }
 
   /** The permission policy every call is checked against. */
@@ -348,8 +362,10 @@ export class MCPToolExecutor {
         "denied",
         new MCPPermissionDeniedError({
           agent: call.agent,
-          toolName: call.tool,
-          serverName: call.server,
+          kind: "tool",
+          identity: call.identity,
+          serverName: call.serverName,
+          toolName: call.toolName,
           reason: decision.reason,
           ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
         }),
@@ -359,10 +375,16 @@ export class MCPToolExecutor {
       this.#validateArguments ? this.inputSchemaOf(tool) : { type: "object" },
       args,
     );
-    if (issues.length > 0) return this.#fail(call, "failed", new MCPInvalidArgumentsError(call.tool, issues));
+    if (issues.length > 0)
+      return this.#fail(call, "failed", new MCPInvalidArgumentsError(call.identity, issues));
     let raw: CallToolResult;
     try {
-      raw = await this.#client.callTool(call.server, call.toolName, args, this.#callOptions(call, options));
+      raw = await this.#client.callTool(
+        call.serverName,
+        call.toolName,
+        args,
+        this.#callOptions(call, options),
+      );
     } catch (error) {
       return this.#failCall(call, error);
     }
@@ -372,11 +394,12 @@ export class MCPToolExecutor {
         call,
         "tool_error",
         new MCPToolExecutionError(
-          `Tool "${call.tool}" returned an error result (its text is in toolErrorText)`,
+          `Tool "${call.identity}" returned an error result (its text is in toolErrorText)`,
           {
             code: "TOOL_ERROR",
-            toolName: call.tool,
-            serverName: call.server,
+            identity: call.identity,
+            serverName: call.serverName,
+            toolName: call.toolName,
             toolErrorText: rendered.text,
           },
         ),
@@ -385,12 +408,8 @@ export class MCPToolExecutor {
     }
     const durationMs = elapsed(call.started);
     if (this.events.listenerCount(MCP_TOOL_CALL_COMPLETED) > 0) {
-      const { tool, server, agent, callId } = call.base;
       this.events.emit(MCP_TOOL_CALL_COMPLETED, {
-        tool,
-        server,
-        agent,
-        callId,
+        ...call.base,
         timestamp: isoNow(),
         outcome: "ok",
         durationMs,
@@ -398,8 +417,8 @@ export class MCPToolExecutor {
     }
     call.span?.end({ outcome: "ok" });
     return {
-      identity: call.tool,
-      serverName: call.server,
+      identity: call.identity,
+      serverName: call.serverName,
       toolName: call.toolName,
       callId: call.base.callId,
       raw,
@@ -425,7 +444,7 @@ export class MCPToolExecutor {
   ): Promise<MCPResourceReadResult> {
     const started = performance.now();
     const base = {
-      server: String(serverName),
+      serverName: String(serverName),
       agent: String(agent),
       callId: newCallId(),
       uri: typeof uri === "string" ? auditUri(uri) : "",
@@ -436,7 +455,7 @@ export class MCPToolExecutor {
     const decide = (this.policy as Partial<Pick<MCPPermissionPolicy, "decideResource">>).decideResource;
     const decision: AccessDecision =
       typeof decide === "function"
-        ? decide.call(this.policy, base.agent, base.server, uri)
+        ? decide.call(this.policy, base.agent, base.serverName, uri)
         : { allowed: false, reason: "this permission policy cannot decide resource reads (deny by default)" };
     if (!decision.allowed) {
       return this.#accessFailed(
@@ -446,8 +465,10 @@ export class MCPToolExecutor {
         "denied",
         new MCPPermissionDeniedError({
           agent: base.agent,
-          toolName: `${base.server}:${base.uri}`,
-          serverName: base.server,
+          kind: "resource",
+          identity: `${base.serverName}:${base.uri}`,
+          serverName: base.serverName,
+          uri: base.uri,
           reason: decision.reason,
           ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
         }),
@@ -459,14 +480,19 @@ export class MCPToolExecutor {
       const read = this.#client.readResource;
       if (typeof read !== "function")
         throw new TypeError("MCPToolExecutor.readResource: the client manager has no readResource");
-      raw = await read.call(this.#client, base.server, uri, options.signal ? { signal: options.signal } : {});
+      raw = await read.call(
+        this.#client,
+        base.serverName,
+        uri,
+        options.signal ? { signal: options.signal } : {},
+      );
     } catch (error) {
       return this.#accessFailed(MCP_RESOURCE_READ, base, started, outcomeOf(error), error, secret);
     }
     const rendered = renderResourceContents(raw.contents, this.#maxResultChars);
     const durationMs = this.#accessDone(MCP_RESOURCE_READ, base, started);
     return {
-      serverName: base.server,
+      serverName: base.serverName,
       uri,
       callId: base.callId,
       raw,
@@ -490,11 +516,16 @@ export class MCPToolExecutor {
   ): Promise<MCPPromptGetResult> {
     const started = performance.now();
     const prompt = typeof name === "string" ? name.slice(0, MESSAGE_LIMIT) : "";
-    const base = { server: String(serverName), agent: String(agent), callId: newCallId(), prompt };
+    const base = {
+      serverName: String(serverName),
+      agent: String(agent),
+      callId: newCallId(),
+      promptName: prompt,
+    };
     const decide = (this.policy as Partial<Pick<MCPPermissionPolicy, "decidePrompt">>).decidePrompt;
     const decision: AccessDecision =
       typeof decide === "function"
-        ? decide.call(this.policy, base.agent, base.server, name)
+        ? decide.call(this.policy, base.agent, base.serverName, name)
         : { allowed: false, reason: "this permission policy cannot decide prompts (deny by default)" };
     if (!decision.allowed) {
       return this.#accessFailed(
@@ -504,8 +535,10 @@ export class MCPToolExecutor {
         "denied",
         new MCPPermissionDeniedError({
           agent: base.agent,
-          toolName: `${base.server}.${prompt}`,
-          serverName: base.server,
+          kind: "prompt",
+          identity: `${base.serverName}.${prompt}`,
+          serverName: base.serverName,
+          promptName: prompt,
           reason: decision.reason,
           ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
         }),
@@ -518,7 +551,7 @@ export class MCPToolExecutor {
         throw new TypeError("MCPToolExecutor.getPrompt: the client manager has no getPrompt");
       raw = await get.call(
         this.#client,
-        base.server,
+        base.serverName,
         name,
         args,
         options.signal ? { signal: options.signal } : {},
@@ -529,7 +562,7 @@ export class MCPToolExecutor {
     const rendered = renderPromptMessages(raw.messages, this.#maxResultChars);
     const durationMs = this.#accessDone(MCP_PROMPT_GET, base, started);
     return {
-      serverName: base.server,
+      serverName: base.serverName,
       name,
       callId: base.callId,
       raw,
@@ -608,7 +641,7 @@ export class MCPToolExecutor {
       if (onProgress) {
         try {
           const returned: unknown = onProgress({
-            identity: call.tool,
+            identity: call.identity,
             callId: call.base.callId,
             progress,
             ...(total !== undefined ? { total } : {}),
@@ -637,16 +670,16 @@ export class MCPToolExecutor {
   #notFound(call: CallContext): MCPToolNotFoundError {
     const known = this.policy.allowedTools(call.agent, this.registry.list()).map((t) => t.identity);
     const rejection =
-      call.server && typeof this.registry.rejection === "function"
-        ? this.registry.rejection(call.server)
+      call.serverName && typeof this.registry.rejection === "function"
+        ? this.registry.rejection(call.serverName)
         : undefined;
-    const granted = rejection !== undefined && this.policy.decide(call.agent, call.tool).allowed;
+    const granted = rejection !== undefined && this.policy.decide(call.agent, call.identity).allowed;
     return new MCPToolNotFoundError(
-      call.tool,
+      call.identity,
       known,
       granted
         ? {
-            reason: `Server "${call.server}" is connected, but its tool list was rejected (${eventMessage(rejection.error)}), so none of its tools can be called until the server is fixed.`,
+            reason: `Server "${call.serverName}" is connected, but its tool list was rejected (${eventMessage(rejection.error)}), so none of its tools can be called until the server is fixed.`,
           }
         : {},
     );
@@ -654,31 +687,25 @@ export class MCPToolExecutor {
 
   #begin(agent: string, identity: string): CallContext {
     const parsed = parseToolIdentity(identity);
-    const server = parsed?.serverName ?? "";
+    const serverName = parsed?.serverName ?? "";
     const toolName = parsed?.toolName ?? identity;
-    const base = { tool: identity, server, agent, callId: newCallId() };
+    const base = { identity, serverName, toolName, agent, callId: newCallId() };
     if (this.events.listenerCount(MCP_TOOL_CALL_STARTED) > 0) {
-      this.events.emit(MCP_TOOL_CALL_STARTED, {
-        tool: identity,
-        server,
-        agent,
-        callId: base.callId,
-        timestamp: isoNow(),
-      });
+      this.events.emit(MCP_TOOL_CALL_STARTED, { ...base, timestamp: isoNow() });
     }
     let span: MCPToolSpan | undefined;
     if (this.#tracer !== noopTracer) {
-      const transport = this.#transportOf(server);
+      const transport = this.#transportOf(serverName);
       span = this.#tracer.startToolSpan({
         identity,
-        server,
-        tool: toolName,
+        serverName,
+        toolName,
         agent,
         callId: base.callId,
         ...(transport ? { transport } : {}),
       });
     }
-    return { base, tool: identity, server, toolName, agent, started: performance.now(), span };
+    return { base, identity, serverName, toolName, agent, started: performance.now(), span };
   }
 
   #failCall(call: CallContext, error: unknown): never {
@@ -687,10 +714,11 @@ export class MCPToolExecutor {
       return this.#fail(
         call,
         "cancelled",
-        new MCPToolExecutionError(`Call to "${call.tool}" was cancelled by the caller`, {
+        new MCPToolExecutionError(`Call to "${call.identity}" was cancelled by the caller`, {
           code: "TOOL_CANCELLED",
-          toolName: call.tool,
-          serverName: call.server,
+          identity: call.identity,
+          serverName: call.serverName,
+          toolName: call.toolName,
           cause: error,
         }),
       );
@@ -699,10 +727,11 @@ export class MCPToolExecutor {
       return this.#fail(
         call,
         "failed",
-        new MCPToolExecutionError(`Call to "${call.tool}" failed: ${eventMessage(error)}`, {
+        new MCPToolExecutionError(`Call to "${call.identity}" failed: ${eventMessage(error)}`, {
           code: "TOOL_FAILED",
-          toolName: call.tool,
-          serverName: call.server,
+          identity: call.identity,
+          serverName: call.serverName,
+          toolName: call.toolName,
           ...(error.rpcCode !== undefined ? { rpcCode: error.rpcCode } : {}),
           cause: error,
         }),

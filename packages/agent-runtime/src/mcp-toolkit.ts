@@ -12,7 +12,7 @@ import type {
   MCPToolDescriptor,
   MCPToolRegistry,
 } from "@agentforge/mcp-permissions";
-import type { MCPEventDispatcher } from "./events.js";
+import type { MCPEventDispatcher, MCPRuntimeEventName, MCPRuntimeEvents } from "./events.js";
 import type {
   MCPAccessOptions,
   MCPExecuteOptions,
@@ -94,6 +94,11 @@ export interface MCPToolkit<C = MCPToolkitConfig> extends AsyncDisposable {
   readonly executor: MCPToolExecutor;
   /** The executor's events: `toolkit.events.on(MCP_TOOL_CALL_FAILED, fn)` returns the unsubscribe function. */
   readonly events: MCPEventDispatcher;
+  /** Subscribe to an executor event (the same as `toolkit.events.on`); returns the function that unsubscribes. */
+  on<E extends MCPRuntimeEventName>(
+    event: E,
+    listener: (...args: MCPRuntimeEvents[E]) => unknown,
+  ): () => void;
   /** The result of the last discovery, if one ran. */
   readonly discovery: MCPDiscoveryResult | undefined;
   /** List every server's tools now (again); servers that fail are reported, never thrown. */

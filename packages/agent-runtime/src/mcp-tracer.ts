@@ -4,8 +4,9 @@ import type { MCPToolCallOutcome } from "./events.js";
 export interface MCPToolSpanStart {
   /** `<server>.<tool>`. */
   identity: string;
-  server: string;
-  tool: string;
+  serverName: string;
+  /** The tool's name as its server lists it. */
+  toolName: string;
   agent: string;
   callId: string;
   /** `stdio` or `http`, when known. */

@@ -79,8 +79,9 @@ describe("public API", () => {
     const notFound = new api.MCPToolNotFoundError("s.t", ["s.u"]);
     const failed = new api.MCPToolExecutionError("x", {
       code: "TOOL_FAILED",
-      toolName: "s.t",
+      identity: "s.t",
       serverName: "s",
+      toolName: "t",
     });
     expect(notFound.code).toBe("TOOL_NOT_FOUND");
     expect(failed.code).toBe("TOOL_FAILED");

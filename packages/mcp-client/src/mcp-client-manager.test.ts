@@ -75,7 +75,7 @@ describe("MCPClientManager (no I/O)", () => {
     const events: string[] = [];
     manager.on("healthChanged", (event) => events.push(`${event.serverName}:${event.health.status}`));
     const health = await manager.healthCheck("off");
-    expect(health).toMatchObject({ name: "off", status: "disabled", latencyMs: null, toolCount: null });
+    expect(health).toMatchObject({ serverName: "off", status: "disabled", latencyMs: null, toolCount: null });
     expect(manager.lastHealth("off")).toBe(health);
     expect(events).toEqual(["off:disabled"]);
     await expect(manager.healthCheck("zzz")).rejects.toMatchObject({ code: "SERVER_NOT_FOUND" });

@@ -56,7 +56,7 @@ export type MCPHealthStatus = "healthy" | "unhealthy" | "disabled";
 /** The result of a health check, as cached and returned by `lastHealth`. */
 export interface MCPServerHealth {
   /** The server's name. */
-  name: string;
+  serverName: string;
   /** `healthy`: ping and tools/list answered; `unhealthy`: see `error`; `disabled`: not checked. */
   status: MCPHealthStatus;
   /** Ping round trip when healthy; time until failure when unhealthy; null when disabled. */
@@ -74,7 +74,7 @@ export interface MCPServerHealth {
 /** A snapshot of one server's connection, for status displays. */
 export interface MCPConnectionStatus {
   /** The server's name. */
-  name: string;
+  serverName: string;
   /** Whether the config enables it. */
   enabled: boolean;
   /** `backoff`: the last attempt failed and the next is not due yet. */

@@ -27,7 +27,7 @@ export interface MCPConfigVariable {
   /** The variable's NAME. */
   name: string;
   /** The server that reads it. */
-  server: string;
+  serverName: string;
   /** Where it is used, e.g. `env.GITHUB_TOKEN` or `auth.credential_env_var`. */
   field: string;
   /**

@@ -15,7 +15,7 @@ export type MCPPermissionsErrorCode =
  */
 export class MCPDuplicateToolError extends MCPError<"TOOL_DUPLICATE"> {
   static override readonly errorName: string = "MCPDuplicateToolError";
-  /** The contested tool name as the server listed it (registry errors); older callers may pass an identity. */
+  /** The contested tool's name as the server listed it. */
   readonly toolName: string;
   /** The contested identity, `<server>.<tool>`. */
   readonly identity: string;
@@ -26,11 +26,11 @@ export class MCPDuplicateToolError extends MCPError<"TOOL_DUPLICATE"> {
 
   constructor(
     message: string,
-    options: { toolName: string; serverName: string; ownerServerName?: string; identity?: string },
+    options: { identity: string; serverName: string; toolName: string; ownerServerName?: string },
   ) {
     super(message, { code: "TOOL_DUPLICATE" });
     this.toolName = options.toolName;
-    this.identity = options.identity ?? options.toolName;
+    this.identity = options.identity;
     this.serverName = options.serverName;
     this.ownerServerName = options.ownerServerName;
   }
@@ -51,15 +51,32 @@ export class MCPApprovalsSnapshotError extends MCPError<"SNAPSHOT_INVALID"> {
   }
 }
 
-/** An agent asked for a tool its grants do not cover (or a deny pattern / pinned definition blocks). */
+/** What a denied request asked for. */
+export type MCPPermissionSubject = "tool" | "resource" | "prompt";
+
+/**
+ * An agent asked for a tool (or a resource, or a prompt) its grants do not cover, or a deny pattern or a
+ * pinned definition blocks.
+ */
 export class MCPPermissionDeniedError extends MCPError<"TOOL_DENIED"> {
   static override readonly errorName: string = "MCPPermissionDeniedError";
   /** The agent that asked. */
   readonly agent: string;
-  /** The identity asked for, `<server>.<tool>`. */
-  readonly toolName: string;
-  /** The server part of the identity. */
+  /** What was asked for: a tool call (default), a resource read or a prompt. */
+  readonly kind: MCPPermissionSubject;
+  /**
+   * What was asked for, as the grant patterns name it: `<server>.<tool>` for a tool, `<server>.<prompt>`
+   * for a prompt, `<server>:<uri>` (without the URI's query and fragment) for a resource.
+   */
+  readonly identity: string;
+  /** The server asked. */
   readonly serverName: string | undefined;
+  /** `kind: "tool"`: the tool's name as its server lists it. */
+  readonly toolName: string | undefined;
+  /** `kind: "resource"`: the URI asked for, without its query and fragment. */
+  readonly uri: string | undefined;
+  /** `kind: "prompt"`: the prompt's name. */
+  readonly promptName: string | undefined;
   /** Why the policy said no, as `MCPPermissionDecision.reason`. */
   readonly reason: string;
   /** The deny pattern that matched, if a deny rule decided. */
@@ -67,17 +84,27 @@ export class MCPPermissionDeniedError extends MCPError<"TOOL_DENIED"> {
 
   constructor(options: {
     agent: string;
-    toolName: string;
+    identity: string;
+    kind?: MCPPermissionSubject;
     serverName?: string;
+    toolName?: string;
+    uri?: string;
+    promptName?: string;
     reason: string;
     matchedPattern?: string;
   }) {
-    super(`Agent "${options.agent}" may not call "${options.toolName}": ${options.reason}`, {
+    const kind = options.kind ?? "tool";
+    const verb = kind === "resource" ? "read" : kind === "prompt" ? "get the prompt" : "call";
+    super(`Agent "${options.agent}" may not ${verb} "${options.identity}": ${options.reason}`, {
       code: "TOOL_DENIED",
     });
     this.agent = options.agent;
-    this.toolName = options.toolName;
+    this.kind = kind;
+    this.identity = options.identity;
     this.serverName = options.serverName;
+    this.toolName = options.toolName;
+    this.uri = options.uri;
+    this.promptName = options.promptName;
     this.reason = options.reason;
     this.matchedPattern = options.matchedPattern;
   }

@@ -28,7 +28,7 @@ describe("MCPToolRegistry", () => {
     expect(registry.get("fs.list.dir")?.toolName).toBe("list.dir");
     expect(registry.get("fs.nope")).toBeUndefined();
     expect(registry.list().map((t) => t.identity)).toEqual(["fs.read", "fs.list.dir", "gh.get_issue"]);
-    expect(registry.list({ server: "gh" }).map((t) => t.identity)).toEqual(["gh.get_issue"]);
+    expect(registry.list({ serverName: "gh" }).map((t) => t.identity)).toEqual(["gh.get_issue"]);
     expect(registry.servers()).toEqual(["fs", "gh"]);
     expect(registry.size).toBe(3);
   });

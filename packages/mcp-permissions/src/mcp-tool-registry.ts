@@ -205,10 +205,10 @@ export class MCPToolRegistry {
   }
 
   /** Registered tools, in registration order, optionally of one server. */
-  list(filter: { server?: string } = {}): MCPToolDescriptor[] {
+  list(filter: { serverName?: string } = {}): MCPToolDescriptor[] {
     const out: MCPToolDescriptor[] = [];
     for (const { tool } of this.#tools.values()) {
-      if (filter.server === undefined || tool.serverName === filter.server) out.push(tool);
+      if (filter.serverName === undefined || tool.serverName === filter.serverName) out.push(tool);
     }
     return out;
   }

@@ -17,8 +17,12 @@ describe("public API", () => {
   });
 
   it("every exported error has a code and isInstance", () => {
-    const denied = new api.MCPPermissionDeniedError({ agent: "a", toolName: "s.t", reason: "no" });
-    const duplicate = new api.MCPDuplicateToolError("dup", { toolName: "s.t", serverName: "s" });
+    const denied = new api.MCPPermissionDeniedError({ agent: "a", identity: "s.t", reason: "no" });
+    const duplicate = new api.MCPDuplicateToolError("dup", {
+      identity: "s.t",
+      serverName: "s",
+      toolName: "t",
+    });
     expect(denied.code).toBe("TOOL_DENIED");
     expect(duplicate.code).toBe("TOOL_DUPLICATE");
     expect(api.MCPPermissionDeniedError.isInstance(denied)).toBe(true);

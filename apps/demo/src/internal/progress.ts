@@ -51,7 +51,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, quie
     call(record) {
       count++;
       const status = record.ok ? paint(32, "ok") : paint(31, record.errorCode ?? "failed");
-      const line = `[${count}] ${record.tool} ${status} ${record.durationMs.toFixed(0)} ms`;
+      const line = `[${count}] ${record.identity} ${status} ${record.durationMs.toFixed(0)} ms`;
       if (tty) {
         stream.write(`\r\x1b[2K${line}`);
         live = true;

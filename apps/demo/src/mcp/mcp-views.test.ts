@@ -36,7 +36,7 @@ describe("views", () => {
   it("healthView rounds the latency and carries the error with its code", () => {
     expect(
       healthView({
-        name: "a",
+        serverName: "a",
         status: "unhealthy",
         latencyMs: 12.345,
         toolCount: null,
@@ -52,7 +52,7 @@ describe("views", () => {
       error: { code: "HTTP_DNS", message: "gone", stderrTail: null },
     });
     expect(
-      healthView({ name: "a", status: "disabled", latencyMs: null, toolCount: null, checkedAt: "t" }),
+      healthView({ serverName: "a", status: "disabled", latencyMs: null, toolCount: null, checkedAt: "t" }),
     ).toMatchObject({ latencyMs: null, error: null });
   });
 

@@ -202,7 +202,7 @@ export function healthView(health: MCPServerHealth): HealthView {
       health.status !== "unhealthy"
         ? null
         : health.errorCode === "AUTH_REQUIRED"
-          ? errorView("AUTH_REQUIRED", needsLogin(health.name))
+          ? errorView("AUTH_REQUIRED", needsLogin(health.serverName))
           : errorView(health.errorCode ?? "FAILED", health.error ?? ""),
   };
 }

@@ -8,15 +8,15 @@ import type { LangSmithTracingSettings, TracingBackendHandle } from "./tracing.j
 
 /** The tags of a call's run: server, tool and agent. */
 export function langSmithTags(start: MCPToolSpanStart): string[] {
-  return [`mcp_server:${start.server}`, `mcp_tool:${start.tool}`, `agent:${start.agent}`];
+  return [`mcp_server:${start.serverName}`, `mcp_tool:${start.toolName}`, `agent:${start.agent}`];
 }
 
 /** The metadata of a call's run when it starts (outcome and error code are added when it ends). */
 export function langSmithMetadata(start: MCPToolSpanStart): Record<string, string> {
   return {
     mcp_identity: start.identity,
-    mcp_server: start.server,
-    mcp_tool: start.tool,
+    mcp_server: start.serverName,
+    mcp_tool: start.toolName,
     agent: start.agent,
     call_id: start.callId,
     ...(start.transport ? { transport: start.transport } : {}),

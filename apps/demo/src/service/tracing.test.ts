@@ -13,8 +13,8 @@ import { langSmithError, langSmithMetadata, langSmithTags } from "./tracing-lang
 
 const START: MCPToolSpanStart = {
   identity: "alpha.echo",
-  server: "alpha",
-  tool: "echo",
+  serverName: "alpha",
+  toolName: "echo",
   agent: "doc-agent",
   callId: "c-1",
   transport: "stdio",

@@ -115,13 +115,13 @@ describe("agentforge docs (offline, real MCP servers)", () => {
     for (const call of json.calls) {
       expect(Object.keys(call).sort()).toEqual([
         "durationMs",
+        "identity",
         "modelName",
         "ok",
         "round",
-        "tool",
         "toolCallId",
       ]);
-      expect(call.tool).toMatch(/^(filesystem|sequential-thinking)\./);
+      expect(call.identity).toMatch(/^(filesystem|sequential-thinking)\./);
     }
     expect(json.transcript.map((m: { type: string }) => m.type)).toEqual(
       expect.arrayContaining(["system", "human", "ai", "tool"]),
@@ -191,7 +191,7 @@ describe("agentforge docs (offline, real MCP servers)", () => {
     expect(done.status).toBe("finished");
     expect(done.document).toContain("resumable");
     const newCalls = done.calls.filter((c: { round: number }) => c.round === 2);
-    expect(newCalls.some((c: { tool: string }) => c.tool === "filesystem.read_text_file")).toBe(true);
+    expect(newCalls.some((c: { identity: string }) => c.identity === "filesystem.read_text_file")).toBe(true);
     const audit = readFileSync(join(state, "audit.jsonl"), "utf8").trim().split("\n");
     expect(audit.length - auditBefore).toBe(newCalls.length);
     // A finished run cannot be resumed again into a second document.

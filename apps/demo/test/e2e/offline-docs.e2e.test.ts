@@ -15,7 +15,7 @@ let roster = "";
 
 interface DocsRun {
   document: string;
-  calls: { tool: string; round: number; ok: boolean }[];
+  calls: { identity: string; round: number; ok: boolean }[];
 }
 
 /** Document a folder offline; the run must finish with every tool call successful. */
@@ -101,7 +101,7 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(document).not.toMatch(/no README or manifest|Nothing in the files read says how to run it/);
     // Several reads in one round, all inside the loop's rounds.
     const readsPerRound = new Map<number, number>();
-    for (const call of calls.filter((c) => c.tool === "filesystem.read_text_file"))
+    for (const call of calls.filter((c) => c.identity === "filesystem.read_text_file"))
       readsPerRound.set(call.round, (readsPerRound.get(call.round) ?? 0) + 1);
     expect(Math.max(...readsPerRound.values())).toBeGreaterThanOrEqual(3);
     expect(Math.max(...calls.map((c) => c.round))).toBeLessThanOrEqual(3);
@@ -145,8 +145,8 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(section(document, "Layout")).toContain("Nothing but dependency and build folders.");
     expect(document).not.toMatch(/\b0 files|could not be listed/);
     // Listed once to be counted, never walked as a tree.
-    expect(calls.filter((c) => c.tool === "filesystem.list_directory")).toHaveLength(2);
-    expect(calls.filter((c) => c.tool === "filesystem.directory_tree")).toHaveLength(1);
+    expect(calls.filter((c) => c.identity === "filesystem.list_directory")).toHaveLength(2);
+    expect(calls.filter((c) => c.identity === "filesystem.directory_tree")).toHaveLength(1);
   });
 
   it("Python (pyproject, uv), Go (go.mod + package doc comment) and Rust (Cargo) projects", async () => {
@@ -220,6 +220,6 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(run).toContain("`pnpm install`");
     expect(run).not.toMatch(/`npm (install|ci)`/);
     expect(calls.length).toBeLessThanOrEqual(30);
-    expect(calls.some((c) => c.tool === "filesystem.directory_tree" && c.round > 1)).toBe(true);
+    expect(calls.some((c) => c.identity === "filesystem.directory_tree" && c.round > 1)).toBe(true);
   });
 });

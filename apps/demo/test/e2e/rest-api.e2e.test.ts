@@ -421,7 +421,7 @@ describe("runs", () => {
       runId,
       agent: "documentation",
       outcome: "ok",
-      tool: expect.stringMatching(/^(filesystem|sequential-thinking)\./),
+      identity: expect.stringMatching(/^(filesystem|sequential-thinking)\./),
     });
     for (const event of firstEvents)
       expect(event.data).toMatchObject({ type: event.event, at: expect.any(String) });

@@ -44,7 +44,7 @@ describe("the shipped roster", () => {
       expect(app.executor.allowedTools("anyone-else")).toEqual([]);
       expect(
         app.registry
-          .list({ server: "postgres" })
+          .list({ serverName: "postgres" })
           .map((t) => t.toolName)
           .sort(),
       ).toEqual(["describe_table", "execute_query", "list_schemas", "list_tables"]);

@@ -12,7 +12,7 @@ import {
   MCPToolRegistry,
 } from "@agentforge/mcp-permissions";
 import { MCPToolkitClosedError } from "../errors.js";
-import type { MCPEventDispatcher } from "../events.js";
+import type { MCPEventDispatcher, MCPRuntimeEventName, MCPRuntimeEvents } from "../events.js";
 import {
   type MCPAccessOptions,
   type MCPExecuteOptions,
@@ -113,6 +113,13 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
 
   get events(): MCPEventDispatcher {
     return this.executor.events;
+  }
+
+  on<E extends MCPRuntimeEventName>(
+    event: E,
+    listener: (...args: MCPRuntimeEvents[E]) => unknown,
+  ): () => void {
+    return this.executor.events.on(event, listener);
   }
 
   get discovery(): MCPDiscoveryResult | undefined {

@@ -22,7 +22,7 @@ import { type LangChainToolMedia, toLangChainTools } from "./to-langchain-tools.
 /** One tool call made by the loop: plain data, safe to store and log (no arguments, no results). */
 export interface ToolCallRecord {
   /** The MCP identity, `<server>.<tool>` (or the unknown name the model asked for). */
-  tool: string;
+  identity: string;
   /** The name the model used. */
   modelName: string;
   /** The model's tool_call_id. */
@@ -359,7 +359,7 @@ export async function invokeWithTools(
     const ok = message.status !== "error";
     const text = typeof message.content === "string" ? message.content : "";
     const record: ToolCallRecord = {
-      tool: identity ?? call.name,
+      identity: identity ?? call.name,
       modelName: call.name,
       toolCallId,
       round: round + 1,

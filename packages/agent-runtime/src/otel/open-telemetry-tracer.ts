@@ -17,16 +17,16 @@ export function createOpenTelemetryTracer(options: OpenTelemetryTracerOptions = 
   const tracer = options.tracer ?? trace.getTracer("@agentforge/agent-runtime");
   return {
     startToolSpan(start: MCPToolSpanStart): MCPToolSpan {
-      const span = tracer.startSpan(`tools/call ${start.tool}`, {
+      const span = tracer.startSpan(`tools/call ${start.toolName}`, {
         kind: SpanKind.CLIENT,
         attributes: {
           "mcp.method.name": "tools/call",
-          "gen_ai.tool.name": start.tool,
+          "gen_ai.tool.name": start.toolName,
           "gen_ai.operation.name": "execute_tool",
           "gen_ai.tool.call.id": start.callId,
           ...(start.transport ? { "network.transport": start.transport === "stdio" ? "pipe" : "tcp" } : {}),
-          mcp_server: start.server,
-          mcp_tool: start.tool,
+          mcp_server: start.serverName,
+          mcp_tool: start.toolName,
           agent: start.agent,
         },
       });

@@ -69,9 +69,9 @@ describe("toAISDKTools + generateText (MockLanguageModelV3)", () => {
   it("runs permitted calls through the executor; bad arguments, unknown and unpermitted names come back as errors", async () => {
     const toolkit = await toolkitWith({ helper: ["alpha.echo"] });
     const events: string[] = [];
-    toolkit.events.on(MCP_TOOL_CALL_STARTED, (e) => events.push(`started ${e.tool}`));
-    toolkit.events.on(MCP_TOOL_CALL_COMPLETED, (e) => events.push(`ok ${e.tool}`));
-    toolkit.events.on(MCP_TOOL_CALL_FAILED, (e) => events.push(`failed ${e.tool} ${e.errorCode}`));
+    toolkit.events.on(MCP_TOOL_CALL_STARTED, (e) => events.push(`started ${e.identity}`));
+    toolkit.events.on(MCP_TOOL_CALL_COMPLETED, (e) => events.push(`ok ${e.identity}`));
+    toolkit.events.on(MCP_TOOL_CALL_FAILED, (e) => events.push(`failed ${e.identity} ${e.errorCode}`));
 
     const nameMap = new MCPToolNameMap();
     const tools = await toAISDKTools(toolkit, "helper", { nameMap });

@@ -22,7 +22,7 @@ const RAW_CANARY = "canary-raw-5b0c44";
 const toolMessages = (messages: readonly unknown[]) =>
   messages.filter((m): m is ToolMessage => m instanceof ToolMessage);
 const failures = (events: Record<string, unknown>[]) =>
-  events.filter((e) => e.event === "MCP_TOOL_CALL_FAILED").map((e) => [e.tool, e.errorCode]);
+  events.filter((e) => e.event === "MCP_TOOL_CALL_FAILED").map((e) => [e.identity, e.errorCode]);
 
 describe("bad calls from the model go back to the model", () => {
   it("wrong types, non-object, malformed JSON and unknown names: error tool messages, events, and the run goes on", async () => {
@@ -68,7 +68,7 @@ describe("bad calls from the model go back to the model", () => {
     const result = await invokeWithTools(model, ask, { tools: registry.list(), executor, agent: "agent" });
 
     expect(result.message.content).toBe("done after 7 tool messages");
-    expect(result.calls.map((c) => [c.toolCallId, c.tool, c.ok, c.errorCode])).toEqual([
+    expect(result.calls.map((c) => [c.toolCallId, c.identity, c.ok, c.errorCode])).toEqual([
       ["c1", "alpha.echo", false, "INVALID_ARGUMENTS"],
       ["c2", "alpha.add", false, "INVALID_ARGUMENTS"],
       ["c3", "alpha.echo", false, "INVALID_ARGUMENTS"],
@@ -170,7 +170,7 @@ describe("a server's tool list never throws into the host", () => {
     expect(discovered.rejected.map((r) => [r.serverName, r.error.code, r.error.identity])).toEqual([
       ["alpha", "TOOL_DUPLICATE", "alpha.echo"],
     ]);
-    expect(registry.list({ server: "alpha" })).toEqual([]);
+    expect(registry.list({ serverName: "alpha" })).toEqual([]);
     expect(registry.rejection("alpha")?.error.toolName).toBe("echo");
     await expect(executor.execute("agent", "beta.echo", { text: "hi" })).resolves.toMatchObject({
       text: "hi",
@@ -214,9 +214,9 @@ describe("a server's tool list never throws into the host", () => {
       });
       await executor.execute("agent", "alpha.make_duplicates", {});
       await rejected;
-      expect(registry.list({ server: "alpha" })).toEqual([]);
+      expect(registry.list({ serverName: "alpha" })).toEqual([]);
       expect(recorded.events.filter((e) => e.event === "MCP_SERVER_TOOLS_REJECTED")).toEqual([
-        expect.objectContaining({ server: "alpha", errorCode: "TOOL_DUPLICATE", tool: "alpha.echo" }),
+        expect.objectContaining({ serverName: "alpha", errorCode: "TOOL_DUPLICATE", identity: "alpha.echo" }),
       ]);
       await expect(executor.execute("agent", "beta.echo", { text: "still here" })).resolves.toMatchObject({
         text: "still here",
@@ -324,7 +324,7 @@ describe("hostile tool definitions", () => {
     const result = await invokeWithTools(model, ask, { tools: registry.list(), executor, agent: "agent" });
     expect(result.message.content).toBe("survived 2");
     // Both were sent to the server (which has no handler for them): a typed error, not a crash.
-    expect(result.calls.map((c) => [c.tool, c.errorCode])).toEqual([
+    expect(result.calls.map((c) => [c.identity, c.errorCode])).toEqual([
       ["alpha.__proto__", expect.stringMatching(/^TOOL_(ERROR|FAILED)$/)],
       ["alpha.schema_self_ref", expect.stringMatching(/^TOOL_(ERROR|FAILED)$/)],
     ]);

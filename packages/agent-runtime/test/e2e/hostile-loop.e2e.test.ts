@@ -64,7 +64,7 @@ describe("hostile servers through the tool loop", () => {
       });
 
       expect(result.message.content).toBe("done");
-      expect(result.calls.map((c) => [c.tool, c.ok])).toEqual([
+      expect(result.calls.map((c) => [c.identity, c.ok])).toEqual([
         [`hostile.${tool}`, answer === "result"],
         ["good.echo", true],
       ]);
@@ -78,7 +78,7 @@ describe("hostile servers through the tool loop", () => {
       const ends = recorded.events.filter(
         (e) => e.event === "MCP_TOOL_CALL_COMPLETED" || e.event === "MCP_TOOL_CALL_FAILED",
       );
-      expect(ends.map((e) => e.tool)).toEqual([`hostile.${tool}`, "good.echo"]);
+      expect(ends.map((e) => e.identity)).toEqual([`hostile.${tool}`, "good.echo"]);
       expect(escaped).toEqual([]);
     },
   );

@@ -100,7 +100,7 @@ describe.each(["openai", "anthropic"] as const)("%s: the tool loop with the real
     ]);
     expect(result.message.content).toBe("final answer");
     expect(result.rounds).toBe(2);
-    expect(result.calls.map((c) => [c.round, c.tool, c.ok, c.errorCode])).toEqual([
+    expect(result.calls.map((c) => [c.round, c.identity, c.ok, c.errorCode])).toEqual([
       [1, "alpha.echo", false, "INVALID_ARGUMENTS"],
       [1, "alpha__nope", false, "TOOL_NOT_FOUND"],
       [1, "alpha.echo", true, undefined],

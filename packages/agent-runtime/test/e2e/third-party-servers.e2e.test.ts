@@ -121,7 +121,7 @@ describe("the everything server through the executor", () => {
         progress: 4,
         total: 4,
       });
-      expect(events.map((e) => [e.tool, e.server, e.agent, e.callId, e.progress, e.total])).toEqual(
+      expect(events.map((e) => [e.identity, e.serverName, e.agent, e.callId, e.progress, e.total])).toEqual(
         got.map((p) => [p.identity, "everything", "agent", result.callId, p.progress, 4]),
       );
     } finally {
@@ -191,7 +191,7 @@ describe("resources and prompts through the policy", () => {
       await expect(
         s.executor.getPrompt("narrow", "everything", "args-prompt", { city: "Zanzibar" }),
       ).rejects.toMatchObject({ code: "TOOL_DENIED" });
-      expect(events.map((e) => [e.agent, e.prompt, e.outcome])).toEqual([
+      expect(events.map((e) => [e.agent, e.promptName, e.outcome])).toEqual([
         ["agent", "args-prompt", "ok"],
         ["agent", "simple-prompt", "denied"],
         ["narrow", "args-prompt", "denied"],
@@ -262,7 +262,7 @@ async function loop(provider: "anthropic" | "openai") {
         });
   const progress: MCPToolProgress[] = [];
   const result = await invokeWithTools(model, [new HumanMessage("Try the everything server.")], {
-    tools: s.registry.list({ server: "everything" }),
+    tools: s.registry.list({ serverName: "everything" }),
     executor: s.executor,
     agent: "agent",
     onProgress: (p) => progress.push(p),
@@ -278,7 +278,7 @@ describe("the LangChain loop with the real provider clients", () => {
       [200, undefined],
     ]);
     expect(result.message.content).toBe("seen it all");
-    expect(result.calls.map((c) => [c.tool, c.ok])).toEqual(
+    expect(result.calls.map((c) => [c.identity, c.ok])).toEqual(
       ROUND.map((c) => [c.name.replace("__", "."), true]),
     );
     const results = toolResultsByName(server.requests[1]);
@@ -339,7 +339,7 @@ describe("the LangChain loop with the real provider clients", () => {
       maxRetries: 0,
     });
     await invokeWithTools(model, [new HumanMessage("image?")], {
-      tools: s.registry.list({ server: "everything" }),
+      tools: s.registry.list({ serverName: "everything" }),
       executor: s.executor,
       agent: "agent",
       media: "none",

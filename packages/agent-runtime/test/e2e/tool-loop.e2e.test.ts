@@ -50,7 +50,7 @@ describe("invokeWithTools with a scripted model against real servers", () => {
     expect(tool?.tool_call_id).toBe("c1");
     expect(result.calls).toEqual([
       {
-        tool: "alpha.echo",
+        identity: "alpha.echo",
         modelName: "alpha__echo",
         toolCallId: "c1",
         round: 1,
@@ -77,12 +77,12 @@ describe("invokeWithTools with a scripted model against real servers", () => {
       "done",
     ]);
     const order: string[] = [];
-    executor.events.on(MCP_TOOL_CALL_STARTED, (e) => order.push(`start ${e.tool}`));
-    executor.events.on(MCP_TOOL_CALL_COMPLETED, (e) => order.push(`end ${e.tool}`));
+    executor.events.on(MCP_TOOL_CALL_STARTED, (e) => order.push(`start ${e.identity}`));
+    executor.events.on(MCP_TOOL_CALL_COMPLETED, (e) => order.push(`end ${e.identity}`));
     const result = await invokeWithTools(model, ask, { tools: registry.list(), executor, agent: "agent" });
     expect(result.message.content).toBe("done");
     expect(result.rounds).toBe(2);
-    expect(result.calls.map((c) => [c.tool, c.round, c.ok])).toEqual(
+    expect(result.calls.map((c) => [c.identity, c.round, c.ok])).toEqual(
       expect.arrayContaining([
         ["alpha.sleep", 1, true],
         ["beta.sleep", 1, true],
@@ -142,7 +142,7 @@ describe("invokeWithTools with a scripted model against real servers", () => {
     expect(result.message.content).toBe(
       "recovered after: error:Error (TOOL_DENIED): Age | error:Error (TOOL_NOT_FOUND): ",
     );
-    expect(result.calls.map((c) => [c.tool, c.ok, c.errorCode])).toEqual([
+    expect(result.calls.map((c) => [c.identity, c.ok, c.errorCode])).toEqual([
       ["alpha.echo", false, "TOOL_DENIED"],
       ["alpha__crash", false, "TOOL_NOT_FOUND"],
     ]);
@@ -222,7 +222,7 @@ describe("invokeWithTools with a scripted model against real servers", () => {
     });
     expect(result.message.content).toBe("resumed with round one, 42");
     expect(result.rounds).toBe(2);
-    expect(result.calls.map((c) => [c.tool, c.round])).toEqual([
+    expect(result.calls.map((c) => [c.identity, c.round])).toEqual([
       ["alpha.echo", 1],
       ["alpha.add", 2],
     ]);
@@ -260,7 +260,7 @@ describe("invokeWithTools with a scripted model against real servers", () => {
       .respond(new AIMessage("2 + 3 = 5"));
     const result = await invokeWithTools(model, ask, { tools: registry.list(), executor, agent: "agent" });
     expect(result.message.content).toBe("2 + 3 = 5");
-    expect(result.calls).toMatchObject([{ tool: "alpha.add", toolCallId: "call_1", ok: true }]);
+    expect(result.calls).toMatchObject([{ identity: "alpha.add", toolCallId: "call_1", ok: true }]);
     expect(model.callCount).toBe(2);
   });
 });

@@ -49,7 +49,7 @@ describe("createMCPToolkit (stdio servers)", () => {
     const events: { name: string; identity: string; outcome: string; errorCode?: string }[] = [];
     for (const name of [MCP_TOOL_CALL_COMPLETED, MCP_TOOL_CALL_FAILED] as const) {
       toolkit.events.on(name, (e) =>
-        events.push({ name, identity: e.tool, outcome: String(e.outcome), errorCode: e.errorCode }),
+        events.push({ name, identity: e.identity, outcome: String(e.outcome), errorCode: e.errorCode }),
       );
     }
 
@@ -107,7 +107,7 @@ describe("createMCPToolkit (stdio servers)", () => {
       }),
     );
     const rejected: string[] = [];
-    toolkit.events.on(MCP_SERVER_TOOLS_REJECTED, (e) => rejected.push(e.server));
+    toolkit.events.on(MCP_SERVER_TOOLS_REJECTED, (e) => rejected.push(e.serverName));
     const identities = (await toolkit.tools("helper")).map((t) => t.identity);
     expect(identities).toContain("alpha.echo");
     expect(identities.some((identity) => identity.startsWith("broken."))).toBe(false);
@@ -139,8 +139,8 @@ describe("createMCPToolkit (stdio servers)", () => {
       permissions: { helper: ["gamma.*"] },
     });
     expect(changes).toMatchObject({ added: ["gamma"], removed: ["beta"], unchanged: ["alpha"] });
-    expect(toolkit.registry.list({ server: "beta" })).toEqual([]);
-    expect(toolkit.registry.list({ server: "gamma" }).length).toBeGreaterThan(0);
+    expect(toolkit.registry.list({ serverName: "beta" })).toEqual([]);
+    expect(toolkit.registry.list({ serverName: "gamma" }).length).toBeGreaterThan(0);
     expect(await serversOf("helper")).toEqual(["gamma"]);
     await expect(toolkit.execute("helper", "alpha.echo", { text: "x" })).rejects.toMatchObject({
       code: "TOOL_DENIED",

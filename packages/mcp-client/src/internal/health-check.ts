@@ -27,7 +27,7 @@ export class HealthMonitor {
     let health: MCPServerHealth;
     if (!this.core.config.enabled) {
       health = {
-        name: this.core.config.name,
+        serverName: this.core.config.name,
         status: "disabled",
         latencyMs: null,
         toolCount: null,
@@ -57,7 +57,7 @@ export class HealthMonitor {
         const latencyMs = performance.now() - pingStarted;
         const tools = await this.cache.listTools();
         health = {
-          name: this.core.config.name,
+          serverName: this.core.config.name,
           status: "healthy",
           latencyMs,
           toolCount: tools.length,
@@ -74,7 +74,7 @@ export class HealthMonitor {
               totalTimeoutMs: undefined,
             });
         health = {
-          name: this.core.config.name,
+          serverName: this.core.config.name,
           status: "unhealthy",
           latencyMs: performance.now() - started,
           toolCount: this.cache.tools?.length ?? null,

@@ -177,7 +177,7 @@ export class ServerConnection implements ConnectionCore {
             ? "backoff"
             : "idle";
     const out: MCPConnectionStatus = {
-      name: this.name,
+      serverName: this.name,
       enabled: this.config.enabled,
       state,
       failures: this.failures,

@@ -18,7 +18,7 @@ describe("healthCheck", () => {
     const events: MCPHealthChangedEvent[] = [];
     m.on("healthChanged", (event) => events.push(event));
     const health = await m.healthCheck("ok");
-    expect(health).toMatchObject({ name: "ok", status: "healthy", toolCount: 17 });
+    expect(health).toMatchObject({ serverName: "ok", status: "healthy", toolCount: 17 });
     expect(health.latencyMs).toBeGreaterThan(0);
     expect(Number.isNaN(Date.parse(health.checkedAt))).toBe(false);
     expect(m.lastHealth("ok")).toEqual(health);
@@ -26,7 +26,7 @@ describe("healthCheck", () => {
     expect(events.map((event) => `${event.serverName}:${event.health.status}`)).toEqual(["ok:healthy"]);
 
     const all = await m.healthCheckAll();
-    expect(all.map((h) => `${h.name}:${h.status}`)).toEqual(["ok:healthy", "bad:unhealthy", "off:disabled"]);
+    expect(all.map((h) => `${h.serverName}:${h.status}`)).toEqual(["ok:healthy", "bad:unhealthy", "off:disabled"]);
     expect(all[1]).toMatchObject({ errorCode: "SERVER_EXITED", toolCount: null });
     expect(all[1]?.error).toContain("exited with code 5");
   });

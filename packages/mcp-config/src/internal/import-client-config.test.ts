@@ -46,7 +46,7 @@ describe("importing a desktop-client mcpServers file", () => {
     });
     const exports = config.variables
       .filter((v) => v.replacedLiteral)
-      .map((v) => `${v.server}:${v.field}=${v.name}`);
+      .map((v) => `${v.serverName}:${v.field}=${v.name}`);
     expect(exports).toEqual([
       "github:args[2]=GITHUB_API_KEY",
       "github:env.GITHUB_PERSONAL_ACCESS_TOKEN=GITHUB_PERSONAL_ACCESS_TOKEN",

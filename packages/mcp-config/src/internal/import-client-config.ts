@@ -189,7 +189,7 @@ export function importClientConfig(
 
     const prefix = envName(name);
     const record = (field: string, variable: string, replacedLiteral: boolean) =>
-      variables.push({ name: variable, server: name, field, replacedLiteral });
+      variables.push({ name: variable, serverName: name, field, replacedLiteral });
 
     // `${env:X}` -> `${X}`, `${input:id}` -> `${ID}`; VS Code's folder variables -> our placeholders.
     const convertString = (value: string, field: string) =>

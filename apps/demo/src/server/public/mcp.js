@@ -356,11 +356,11 @@
       case "run_finished":
         return `run ${d.status} (${d.calls} tool calls)${d.error ? `: ${d.error}` : ""}`;
       case "MCP_TOOL_CALL_STARTED":
-        return `→ ${d.tool}`;
+        return `→ ${d.identity}`;
       case "MCP_TOOL_CALL_COMPLETED":
-        return `✓ ${d.tool} ${d.outcome} in ${Math.round(d.durationMs)} ms`;
+        return `✓ ${d.identity} ${d.outcome} in ${Math.round(d.durationMs)} ms`;
       case "MCP_TOOL_CALL_FAILED":
-        return `✗ ${d.tool} ${d.outcome}${d.errorCode ? ` ${d.errorCode}` : ""}${d.message ? `: ${d.message}` : ""}`;
+        return `✗ ${d.identity} ${d.outcome}${d.errorCode ? ` ${d.errorCode}` : ""}${d.message ? `: ${d.message}` : ""}`;
       default:
         return event.type;
     }
