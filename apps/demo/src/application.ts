@@ -9,27 +9,26 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import {
+  createMCPToolkit,
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_DEFINITION_CHANGED,
   type MCPRejectedServer,
   type MCPToolCallClient,
-  MCPToolExecutor,
+  type MCPToolExecutor,
+  type MCPToolkit,
   type MCPTracer,
-  registerDiscovered,
-  syncRegistry,
 } from "@agentforge/agent-runtime";
-import {
-  discoverAll,
+import type {
   MCPClientManager,
-  type MCPConfigChanges,
-  type MCPDiscoveryResult,
-  type MCPElicitationHandler,
-  type MCPElicitationRequest,
+  MCPConfigChanges,
+  MCPDiscoveryResult,
+  MCPElicitationHandler,
+  MCPElicitationRequest,
 } from "@agentforge/mcp-client";
 import type { MCPConfig } from "@agentforge/mcp-config";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
-import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
+import { type MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
 import { appTokenStore } from "./mcp/file-token-store.js";
 
 /** The tool-definition approvals (pins) of a state folder: kept across runs and processes. */
@@ -97,36 +96,6 @@ export interface ElicitationDeclined {
   reason: "unattended";
 }
 
-/**
- * The policy every executor of an Application consults: the permissions of the roster loaded last. A
- * reload swaps the grants underneath, so a run going on decides its next call with the new file.
- */
-class ReloadablePolicy extends MCPPermissionPolicy {
-  #current: MCPPermissionPolicy;
-
-  constructor(current: MCPPermissionPolicy) {
-    super({});
-    this.#current = current;
-  }
-
-  /** Use these grants from now on. */
-  swap(next: MCPPermissionPolicy): void {
-    this.#current = next;
-  }
-
-  override decide(agent: string, identity: string) {
-    return this.#current.decide(agent, identity);
-  }
-
-  override agents(): string[] {
-    return this.#current.agents();
-  }
-
-  override toJSON() {
-    return this.#current.toJSON();
-  }
-}
-
 /** What `Application.reload` did: the manager's changes plus the servers listed again. */
 export interface ApplicationReload {
   /** Servers added, removed, changed (restarted) and left as they were. */
@@ -135,46 +104,55 @@ export interface ApplicationReload {
   failed: Record<string, string>;
 }
 
-/** The wired MCP stack of the app. Call `shutdown()` to end every server it started. */
+/**
+ * The app's MCP stack: an `MCPToolkit` (manager, registry kept in step, policy, executor) plus what the app
+ * adds to it — the audit trail, tool-definition approvals kept in the state folder, per-run executors.
+ * Call `shutdown()` to end every server it started.
+ */
 export class Application {
+  readonly #toolkit: MCPToolkit<MCPConfig>;
   readonly #audit: AuditWriter;
-  readonly #stopSync: () => void;
-  readonly #stopPins: () => void;
-  readonly #policy: ReloadablePolicy;
-  readonly #tracer: MCPTracer | undefined;
-  #config: MCPConfig;
+  readonly #stop: () => void;
 
   private constructor(
-    config: MCPConfig,
-    readonly manager: MCPClientManager,
-    readonly registry: MCPToolRegistry,
-    policy: ReloadablePolicy,
-    readonly executor: MCPToolExecutor,
+    toolkit: MCPToolkit<MCPConfig>,
     readonly stateDir: string,
     /** Folder of this process's `<server>.stderr.log` files. */
     readonly logDir: string,
-    readonly discovery: MCPDiscoveryResult | undefined,
     audit: AuditWriter,
-    stopSync: () => void,
-    stopPins: () => void,
-    tracer: MCPTracer | undefined,
+    stop: () => void,
   ) {
-    this.#config = config;
-    this.#policy = policy;
+    this.#toolkit = toolkit;
     this.#audit = audit;
-    this.#stopSync = stopSync;
-    this.#stopPins = stopPins;
-    this.#tracer = tracer;
+    this.#stop = stop;
+  }
+
+  get manager(): MCPClientManager {
+    return this.#toolkit.manager;
+  }
+
+  get registry(): MCPToolRegistry {
+    return this.#toolkit.registry;
+  }
+
+  /** The shared executor (the CLI's runs and the management API use it; `serve` gives each run its own). */
+  get executor(): MCPToolExecutor {
+    return this.#toolkit.executor;
+  }
+
+  /** The discovery made at start, if one was. */
+  get discovery(): MCPDiscoveryResult | undefined {
+    return this.#toolkit.discovery;
   }
 
   /** The roster loaded last (at start, or by `reload`). */
   get config(): MCPConfig {
-    return this.#config;
+    return this.#toolkit.config;
   }
 
-  /** The permission policy of the roster loaded last (consulted on every call, by every executor). */
+  /** The permission policy of the roster loaded last (every executor asks it on every call). */
   get policy(): MCPPermissionPolicy {
-    return this.#policy;
+    return this.#toolkit.policy;
   }
 
   /**
@@ -182,13 +160,8 @@ export class Application {
    * that run's only (the audit trail gets them too). `client` wraps the manager (e.g. the run's
    * workspace guard). Call `dispose()` when the run ends.
    */
-  runExecutor(client: MCPToolCallClient = this.manager): MCPToolExecutor {
-    const executor = new MCPToolExecutor({
-      clientManager: client,
-      registry: this.registry,
-      policy: this.#policy,
-      ...(this.#tracer ? { tracer: this.#tracer } : {}),
-    });
+  runExecutor(client?: MCPToolCallClient): MCPToolExecutor {
+    const executor = this.#toolkit.createExecutor(client ? { clientManager: client } : {});
     auditExecutor(executor, this.#audit);
     return executor;
   }
@@ -199,14 +172,9 @@ export class Application {
    * permissions of the new file apply to the next call of every run.
    */
   async reload(config: MCPConfig): Promise<ApplicationReload> {
-    const policy = MCPPermissionPolicy.fromConfig(config, {
-      pinToolDefinitions: true,
-      registry: this.registry,
-    });
-    const changes = await this.manager.applyConfig(config.servers);
-    this.#config = config;
-    this.#policy.swap(policy);
-    for (const name of changes.removed) this.registry.replaceServer(name, []);
+    const changes = await this.#toolkit.reload(config);
+    // The toolkit lists servers again only when it discovered before; the app's servers start lazily,
+    // so the added and changed ones are listed here (the manager's cache answers if the toolkit did).
     const failed: Record<string, string> = {};
     const relist = [...changes.added, ...changes.changed].filter(
       (name) => config.servers.find((s) => s.name === name)?.enabled,
@@ -225,41 +193,40 @@ export class Application {
 
   /** Servers whose tool list the registry rejected (e.g. a tool name listed twice): none of their tools are callable. */
   rejectedServers(): MCPRejectedServer[] {
-    return this.registry.rejectedServers().map(({ serverName, error }) => ({ serverName, error }));
+    return this.#toolkit.rejectedServers();
   }
 
   static async create(options: ApplicationOptions = {}): Promise<Application> {
     const config = await loadMCPConfig(options.configPath ?? SHIPPED_CONFIG);
     const stateDir = resolve(options.stateDir ?? ".agentforge");
     mkdirSync(stateDir, { recursive: true });
-    const wanted = options.servers ? new Set(options.servers) : undefined;
-    const configs = wanted ? config.servers.filter((s) => wanted.has(s.name)) : config.servers;
     const logDir = options.logDir ?? join(stateDir, "logs", "mcp", String(process.pid));
-    // The audit writer exists before the manager: the elicitation handler records its declines there.
+    // The audit writer exists before the toolkit: the elicitation handler records its declines there.
     const audit = auditWriter(join(stateDir, "audit.jsonl"), options.audit);
-    const manager = new MCPClientManager(configs, {
-      elicitation: elicitationHandler(options, audit),
-      env: options.env ?? process.env,
-      logDir,
-      // OAuth logins made with `agentforge mcp login` live in the state folder. The app itself never
-      // waits for a browser: a server that needs a login is reported as such (AUTH_REQUIRED).
-      tokenStore: appTokenStore(stateDir),
-      authorize: false,
-    });
-    const registry = new MCPToolRegistry();
     // Pins survive a restart: a run resumed in a new process still detects a definition that changed.
+    const registry = new MCPToolRegistry();
     const approvalsFile = join(stateDir, APPROVALS_FILE);
     restoreApprovals(registry, approvalsFile);
-    const policy = new ReloadablePolicy(
-      MCPPermissionPolicy.fromConfig(config, { pinToolDefinitions: true, registry }),
-    );
-    const executor = new MCPToolExecutor({
-      clientManager: manager,
+    const toolkit = await createMCPToolkit({
+      config,
       registry,
-      policy,
+      pinToolDefinitions: true,
+      ...(options.servers ? { servers: options.servers } : {}),
+      env: options.env ?? process.env,
+      logDir,
       ...(options.tracer ? { tracer: options.tracer } : {}),
+      // Tools are listed at start unless the caller only manages servers; the CLI's runs call the
+      // executor directly, so a toolkit left lazy here starts nothing on its own.
+      discover: options.discover === false ? "lazy" : "eager",
+      manager: {
+        elicitation: elicitationHandler(options, audit),
+        // OAuth logins made with `agentforge mcp login` live in the state folder. The app itself never
+        // waits for a browser: a server that needs a login is reported as such (AUTH_REQUIRED).
+        tokenStore: appTokenStore(stateDir),
+        authorize: false,
+      },
     });
-    auditExecutor(executor, audit);
+    auditExecutor(toolkit.executor, audit);
     // A server whose tool list the registry refuses (a name listed twice, a name another server owns)
     // loses its tools, with an audit line — whichever path handed the list over; the rest of the roster
     // works on.
@@ -272,33 +239,14 @@ export class Application {
         message: error.message,
       });
     });
-    const stopRegistrySync = syncRegistry(manager, registry);
-    const stopSync = () => {
-      stopRegistrySync();
-      stopAuditRejected();
-    };
     const saveApprovals = () => writeApprovals(registry, approvalsFile);
-    const stopPins = manager.on("toolsChanged", saveApprovals);
-    let discovery: MCPDiscoveryResult | undefined;
-    if (options.discover !== false) {
-      discovery = await discoverAll(manager);
-      registerDiscovered(registry, discovery);
-      saveApprovals();
-    }
-    return new Application(
-      config,
-      manager,
-      registry,
-      policy,
-      executor,
-      stateDir,
-      logDir,
-      discovery,
-      audit,
-      stopSync,
-      stopPins,
-      options.tracer,
-    );
+    const stopPins = toolkit.manager.on("toolsChanged", saveApprovals);
+    if (toolkit.discovery) saveApprovals();
+    const stop = () => {
+      stopAuditRejected();
+      stopPins();
+    };
+    return new Application(toolkit, stateDir, logDir, audit, stop);
   }
 
   /** The servers an agent's grants name (the only ones it could ever call). */
@@ -311,11 +259,9 @@ export class Application {
 
   /** Close every server connection and child process, and the audit log. */
   async shutdown(): Promise<void> {
-    this.#stopSync();
-    this.#stopPins();
+    this.#stop();
     writeApprovals(this.registry, join(this.stateDir, APPROVALS_FILE));
-    this.executor.dispose();
-    await this.manager.closeAll();
+    await this.#toolkit.close();
     await this.#audit.end();
   }
 }

@@ -11,6 +11,7 @@ export type {
   MCPToolkitConfig,
   MCPToolkitConfigInput,
   MCPToolkitDiscovery,
+  MCPToolkitExecutorOptions,
   MCPToolkitHealth,
 } from "./mcp-toolkit.js";
 

@@ -17,7 +17,9 @@ import type {
   MCPAccessOptions,
   MCPExecuteOptions,
   MCPPromptGetResult,
+  MCPResourceClient,
   MCPResourceReadResult,
+  MCPToolCallClient,
   MCPToolExecutor,
   MCPToolResult,
 } from "./mcp-tool-executor.js";
@@ -70,6 +72,15 @@ export interface CreateMCPToolkitOptions<C = MCPToolkitConfig> {
   validateArguments?: boolean;
 }
 
+/** Options of `toolkit.createExecutor`. */
+export interface MCPToolkitExecutorOptions {
+  /**
+   * What the executor calls through (default: the toolkit's manager): e.g. a wrapper of
+   * `toolkit.manager` that checks path arguments before passing calls on.
+   */
+  clientManager?: MCPToolCallClient & MCPResourceClient;
+}
+
 /** Health of a toolkit's servers. */
 export interface MCPToolkitHealth {
   /** True when every enabled server answered and no server's tool list is rejected. */
@@ -89,7 +100,7 @@ export interface MCPToolkit<C = MCPToolkitConfig> extends AsyncDisposable {
   readonly config: MCPConfig;
   readonly manager: MCPClientManager;
   readonly registry: MCPToolRegistry;
-  /** The policy in effect (a `reload` replaces it; the executor always asks the current one). */
+  /** The policy in effect (a `reload` replaces it; every executor of the toolkit asks the current one). */
   readonly policy: MCPPermissionPolicy;
   readonly executor: MCPToolExecutor;
   /** The executor's events: `toolkit.events.on(MCP_TOOL_CALL_FAILED, fn)` returns the unsubscribe function. */
@@ -99,6 +110,12 @@ export interface MCPToolkit<C = MCPToolkitConfig> extends AsyncDisposable {
     event: E,
     listener: (...args: MCPRuntimeEvents[E]) => unknown,
   ): () => void;
+  /**
+   * A new executor over the toolkit's registry and policy (it follows `reload`), with its own events: e.g.
+   * one per run of a service, so that a run's listeners hear only that run's calls. Same tracer and
+   * limits as `toolkit.executor`. Call its `dispose()` when done with it.
+   */
+  createExecutor(options?: MCPToolkitExecutorOptions): MCPToolExecutor;
   /** The result of the last discovery, if one ran. */
   readonly discovery: MCPDiscoveryResult | undefined;
   /** List every server's tools now (again); servers that fail are reported, never thrown. */

@@ -4,8 +4,9 @@ import {
   type MCPConfigChanges,
   type MCPDiscoveryResult,
 } from "@agentforge/mcp-client";
-import type { MCPConfig } from "@agentforge/mcp-config";
+import type { MCPConfig, MCPPermissionsConfig } from "@agentforge/mcp-config";
 import {
+  type MCPPermissionDecision,
   type MCPPermissionGrants,
   MCPPermissionPolicy,
   type MCPToolDescriptor,
@@ -21,9 +22,58 @@ import {
   MCPToolExecutor,
   type MCPToolResult,
 } from "../mcp-tool-executor.js";
-import type { CreateMCPToolkitOptions, MCPToolkit, MCPToolkitHealth } from "../mcp-toolkit.js";
+import type {
+  CreateMCPToolkitOptions,
+  MCPToolkit,
+  MCPToolkitExecutorOptions,
+  MCPToolkitHealth,
+} from "../mcp-toolkit.js";
 import { type MCPRejectedServer, registerDiscovered, syncRegistry } from "../sync-registry.js";
 import { selectServers } from "./toolkit-config.js";
+
+/**
+ * The policy every executor of a toolkit consults: whatever grants were loaded last. `reload` swaps the
+ * grants underneath, so an executor in use (a run going on) decides its next call with the new ones.
+ */
+class FollowingPolicy extends MCPPermissionPolicy {
+  current: MCPPermissionPolicy;
+
+  constructor(current: MCPPermissionPolicy) {
+    super({});
+    this.current = current;
+  }
+
+  override decide(agent: string, identity: string): MCPPermissionDecision {
+    return this.current.decide(agent, identity);
+  }
+
+  override decideResource(agent: string, serverName: string, uri: string): MCPPermissionDecision {
+    return this.current.decideResource(agent, serverName, uri);
+  }
+
+  override decidePrompt(agent: string, serverName: string, promptName: string): MCPPermissionDecision {
+    return this.current.decidePrompt(agent, serverName, promptName);
+  }
+
+  override isAuthorized(agent: string, identity: string): boolean {
+    return this.current.isAuthorized(agent, identity);
+  }
+
+  override allowedTools<T extends Pick<MCPToolDescriptor, "identity">>(
+    agent: string,
+    tools: Iterable<T>,
+  ): T[] {
+    return this.current.allowedTools(agent, tools);
+  }
+
+  override agents(): string[] {
+    return this.current.agents();
+  }
+
+  override toJSON(): MCPPermissionsConfig {
+    return this.current.toJSON();
+  }
+}
 
 /** Turns what a caller gave as `config` into a parsed config (the /node entry also reads files). */
 export type ResolveToolkitConfig<C> = (config: C) => Promise<MCPConfig>;
@@ -39,6 +89,7 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
   #closed = false;
   #closing: Promise<void> | undefined;
   readonly #stopSync: () => void;
+  readonly #policy: FollowingPolicy;
   readonly #options: CreateMCPToolkitOptions<C>;
   readonly #resolve: ResolveToolkitConfig<C>;
 
@@ -52,21 +103,14 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
     this.#config = config;
     this.registry = options.registry ?? new MCPToolRegistry();
     const servers = selectServers(config, options.servers);
-    const policy = this.#policyFor(config, options.permissions);
+    this.#policy = new FollowingPolicy(this.#policyFor(config, options.permissions));
     this.manager = new MCPClientManager(servers, {
       ...options.manager,
       ...(options.env !== undefined ? { env: options.env } : {}),
       // A library writes no files unless asked to.
       logDir: options.logDir ?? false,
     });
-    this.executor = new MCPToolExecutor({
-      clientManager: this.manager,
-      registry: this.registry,
-      policy,
-      ...(options.tracer ? { tracer: options.tracer } : {}),
-      ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
-      ...(options.validateArguments !== undefined ? { validateArguments: options.validateArguments } : {}),
-    });
+    this.executor = this.#newExecutor(this.manager);
     // Rejections are contained by syncRegistry and reported by the executor (MCP_SERVER_TOOLS_REJECTED).
     this.#stopSync = syncRegistry(this.manager, this.registry);
   }
@@ -103,12 +147,29 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
       : MCPPermissionPolicy.fromConfig(config, pin);
   }
 
+  #newExecutor(clientManager: NonNullable<MCPToolkitExecutorOptions["clientManager"]>): MCPToolExecutor {
+    const options = this.#options;
+    return new MCPToolExecutor({
+      clientManager,
+      registry: this.registry,
+      policy: this.#policy,
+      ...(options.tracer ? { tracer: options.tracer } : {}),
+      ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
+      ...(options.validateArguments !== undefined ? { validateArguments: options.validateArguments } : {}),
+    });
+  }
+
+  createExecutor(options: MCPToolkitExecutorOptions = {}): MCPToolExecutor {
+    this.#assertOpen("createExecutor");
+    return this.#newExecutor(options.clientManager ?? this.manager);
+  }
+
   get config(): MCPConfig {
     return this.#config;
   }
 
   get policy(): MCPPermissionPolicy {
-    return this.executor.policy;
+    return this.#policy.current;
   }
 
   get events(): MCPEventDispatcher {
@@ -214,7 +275,7 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
     // Build the new policy before touching anything: an invalid section leaves the toolkit as it was.
     const policy = this.#policyFor(next, options.permissions ?? this.#options.permissions);
     const changes = await this.manager.applyConfig(servers);
-    this.executor.usePolicy(policy);
+    this.#policy.current = policy;
     this.#config = next;
     // Removed and disabled servers lose their tools (also announced by the manager as toolsChanged).
     const enabled = new Set(servers.filter((s) => s.enabled).map((s) => s.name));

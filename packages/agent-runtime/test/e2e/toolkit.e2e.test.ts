@@ -147,6 +147,52 @@ describe("createMCPToolkit (stdio servers)", () => {
     });
     expect((await toolkit.execute("helper", "gamma.echo", { text: "new" })).text).toBe("new");
   });
+
+  it("createExecutor: events of its own, calls through the given client, and the policy follows reload", async () => {
+    const toolkit = owned(
+      await createMCPToolkit({
+        config: { servers: [testServer("alpha")], permissions: { helper: ["alpha.*"] } },
+        discover: "eager",
+      }),
+    );
+    const through: string[] = [];
+    const run = toolkit.createExecutor({
+      clientManager: {
+        callTool: (serverName, toolName, args, options) => {
+          through.push(`${serverName}.${toolName}`);
+          return toolkit.manager.callTool(serverName, toolName, args, options);
+        },
+        getConfig: (serverName) => toolkit.manager.getConfig(serverName),
+      },
+    });
+    onCleanup(() => run.dispose());
+    const shared: string[] = [];
+    const own: string[] = [];
+    toolkit.on(MCP_TOOL_CALL_COMPLETED, (e) => shared.push(e.identity));
+    const unsubscribe = run.on(MCP_TOOL_CALL_COMPLETED, (e) => own.push(`${e.serverName}/${e.toolName}`));
+
+    expect((await run.execute("helper", "alpha.echo", { text: "run" })).text).toBe("run");
+    await toolkit.execute("helper", "alpha.pid");
+    expect(through).toEqual(["alpha.echo"]);
+    expect(own).toEqual(["alpha/echo"]);
+    expect(shared).toEqual(["alpha.pid"]);
+
+    // A run going on when the grants change decides its next call with the new ones.
+    await toolkit.reload({ servers: [testServer("alpha")], permissions: { helper: ["alpha.pid"] } });
+    await expect(run.execute("helper", "alpha.echo", { text: "x" })).rejects.toMatchObject({
+      code: "TOOL_DENIED",
+      identity: "alpha.echo",
+      serverName: "alpha",
+      toolName: "echo",
+    });
+    expect(run.allowedTools("helper").map((t) => t.identity)).toEqual(["alpha.pid"]);
+    unsubscribe();
+    await run.execute("helper", "alpha.pid");
+    expect(own).toEqual(["alpha/echo"]);
+
+    await toolkit.close();
+    expect(() => toolkit.createExecutor()).toThrow(/closed/);
+  });
 });
 
 describe("createMCPToolkit from @agentforge/agent-runtime/node (a config file)", () => {
