@@ -1,9 +1,61 @@
-// @agentforge/mcp-config/core: everything of the root entry that works without zod — errors,
-// placeholders, connect-time resolution, display and secret redaction, permission patterns, the name
-// patterns and the types. Importing it never loads zod or yaml, so a command-line tool that only
+// @agentforge/mcp-config/core: everything of the root entry that works without zod — the types of a
+// parsed roster, connect-time resolution, display and secret redaction, permission patterns, the name
+// patterns and the errors. Importing it never loads zod or yaml, so a command-line tool that only
 // loads and prints a roster (with `loadMCPConfig` from `/node`, which needs zod only for an invalid
 // file) starts fast. The zod schemas, `mcpConfigJsonSchema`, the synchronous parsers and
-// `stringifyMCPConfig` stay on the root entry.
+// `stringifyMCPConfig` are on the root entry, which re-exports all of this.
+
+// A parsed roster: its servers, their transports and auth, the agents' permissions
+export type { MCPConfig, MCPConfigFormat, MCPConfigVariable } from "./parse-mcp-config.js";
+export type {
+  MCPServerConfig,
+  MCPStdioServerConfig,
+  MCPHttpServerConfig,
+  MCPTransportType,
+  MCPAuthConfig,
+  MCPPermissionsConfig,
+  MCPAgentPermissions,
+  MCPPatternLists,
+} from "./schema.js";
+
+// Resolution at connect time: placeholders, environment, auth headers
+export {
+  resolvePlaceholders,
+  resolvedEnv,
+  resolvedAuthHeaders,
+  type ResolvePlaceholdersOptions,
+  type EnvSource,
+} from "./resolve.js";
+
+// Display: a roster without its secrets, and which variables it reads
+export {
+  redactedConfig,
+  configVariables,
+  type RedactedMCPServerConfig,
+  type MCPConfigVariableStatus,
+} from "./redacted-config.js";
+
+// Secret redaction (every form of a value, also across stream chunks)
+export {
+  createSecretRedactor,
+  SecretRedactor,
+  type SecretRedactorStream,
+  secretForms,
+  REDACTED_MARKER,
+  MIN_SECRET_LENGTH,
+} from "./secret-redactor.js";
+
+// Permission patterns (tools, prompts, resources)
+export {
+  permissionPatternProblem,
+  promptPatternProblem,
+  resourcePatternProblem,
+  resourceUriProblem,
+  MAX_RESOURCE_URI_LENGTH,
+} from "./permission-pattern.js";
+
+// Names
+export { SERVER_NAME_PATTERN, AGENT_NAME_PATTERN, ENV_VAR_NAME_PATTERN } from "./internal/names.js";
 
 // Errors
 export {
@@ -14,49 +66,3 @@ export {
   MCPError,
   type MCPErrorOptions,
 } from "./errors.js";
-// Names
-export { AGENT_NAME_PATTERN, ENV_VAR_NAME_PATTERN, SERVER_NAME_PATTERN } from "./internal/names.js";
-// Types of a parsed config
-export type { MCPConfig, MCPConfigFormat, MCPConfigVariable } from "./parse-mcp-config.js";
-// Permission patterns (tools, prompts, resources)
-export {
-  MAX_RESOURCE_URI_LENGTH,
-  permissionPatternProblem,
-  promptPatternProblem,
-  resourcePatternProblem,
-  resourceUriProblem,
-} from "./permission-pattern.js";
-// Display
-export {
-  configVariables,
-  type MCPConfigVariableStatus,
-  type RedactedMCPServerConfig,
-  redactedConfig,
-} from "./redacted-config.js";
-// Resolution at connect time
-export {
-  type EnvSource,
-  type ResolvePlaceholdersOptions,
-  resolvedAuthHeaders,
-  resolvedEnv,
-  resolvePlaceholders,
-} from "./resolve.js";
-export type {
-  MCPAgentPermissions,
-  MCPAuthConfig,
-  MCPHttpServerConfig,
-  MCPPatternLists,
-  MCPPermissionsConfig,
-  MCPServerConfig,
-  MCPStdioServerConfig,
-  MCPTransportType,
-} from "./schema.js";
-// Secret redaction
-export {
-  createSecretRedactor,
-  MIN_SECRET_LENGTH,
-  REDACTED_MARKER,
-  SecretRedactor,
-  type SecretRedactorStream,
-  secretForms,
-} from "./secret-redactor.js";

@@ -164,7 +164,7 @@ describe("importing an oauth block", () => {
     expect(JSON.stringify(config)).not.toContain("canary");
     expect(config.variables).toContainEqual({
       name: "GITHUB_CLIENT_ID",
-      server: "github",
+      serverName: "github",
       field: "auth.client_id_env_var",
       replacedLiteral: true,
     });
