@@ -2,10 +2,30 @@
 // discovery, health, reload, classified errors. Node.js only: it spawns stdio servers and writes their
 // stderr logs (see README "Why Node.js only").
 
-// SDK types that appear in this API, re-exported for convenience.
-export type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
-// Transports
-export { type CreateTransportOptions, createTransport } from "./create-transport.js";
+// The manager: many servers, one persistent connection each
+export {
+  MCPClientManager,
+  type MCPClientManagerOptions,
+  type MCPConfigChanges,
+} from "./mcp-client-manager.js";
+
+// Options of a call, the manager's events, health and status
+export type {
+  MCPCallToolOptions,
+  MCPClientManagerEventName,
+  MCPClientManagerEvents,
+  MCPConnectedEvent,
+  MCPConnectionFailedEvent,
+  MCPConnectionStatus,
+  MCPDisconnectedEvent,
+  MCPDisconnectReason,
+  MCPHealthChangedEvent,
+  MCPHealthStatus,
+  MCPListenerErrorEvent,
+  MCPServerHealth,
+  MCPToolsChangedEvent,
+} from "./types.js";
+
 // Discovery
 export {
   type DiscoveredTool,
@@ -22,61 +42,7 @@ export {
   type MCPToolSource,
   requiresTaskExecution,
 } from "./discover-tools.js";
-// Elicitation (servers asking the user for input)
-export type {
-  MCPElicitationContext,
-  MCPElicitationFieldSchema,
-  MCPElicitationFormRequest,
-  MCPElicitationHandler,
-  MCPElicitationRequest,
-  MCPElicitationResult,
-  MCPElicitationSchema,
-  MCPElicitationUrlRequest,
-  MCPElicitationValue,
-} from "./elicitation.js";
-// Errors
-export {
-  MCPCapabilityError,
-  type MCPCapabilityErrorCode,
-  type MCPCapabilityErrorOptions,
-  type MCPClientErrorCode,
-  MCPConnectionError,
-  type MCPConnectionErrorCode,
-  type MCPConnectionErrorOptions,
-  type MCPConnectionKind,
-  MCPRequestError,
-  type MCPRequestErrorCode,
-  type MCPRequestErrorOptions,
-  MCPServerNotFoundError,
-  type MCPServerNotFoundErrorCode,
-  type MCPServerNotFoundErrorOptions,
-  MCPTimeoutError,
-  type MCPTimeoutErrorCode,
-  type MCPTimeoutErrorOptions,
-} from "./errors.js";
-// The manager
-export {
-  MCPClientManager,
-  type MCPClientManagerOptions,
-  type MCPConfigChanges,
-} from "./mcp-client-manager.js";
-export {
-  DEFAULT_MAX_MESSAGE_BYTES,
-  type MCPStdioRedactor,
-  MCPStdioTransport,
-  type MCPStdioTransportOptions,
-  REPLY_TOO_LARGE_RPC_CODE,
-  type ReplyTooLargeData,
-} from "./mcp-stdio-transport.js";
-// OAuth logins (grant authorization_code)
-export {
-  type MCPAuthorizeContext,
-  type MCPAuthorizeFunction,
-  MCPMemoryTokenStore,
-  type MCPOAuthRecord,
-  type MCPOAuthTokenStore,
-  openInBrowser,
-} from "./oauth-token-store.js";
+
 // Resources and prompts
 export {
   MAX_CONTENT_CHARS,
@@ -97,19 +63,61 @@ export {
   type MCPResourceTemplate,
   type MCPResourceTemplatePage,
 } from "./resources.js";
-// Options, events, health and status of the manager
+
+// Elicitation (servers asking the user for input)
 export type {
-  MCPCallToolOptions,
-  MCPClientManagerEventName,
-  MCPClientManagerEvents,
-  MCPConnectedEvent,
-  MCPConnectionFailedEvent,
-  MCPConnectionStatus,
-  MCPDisconnectedEvent,
-  MCPDisconnectReason,
-  MCPHealthChangedEvent,
-  MCPHealthStatus,
-  MCPListenerErrorEvent,
-  MCPServerHealth,
-  MCPToolsChangedEvent,
-} from "./types.js";
+  MCPElicitationContext,
+  MCPElicitationFieldSchema,
+  MCPElicitationFormRequest,
+  MCPElicitationHandler,
+  MCPElicitationRequest,
+  MCPElicitationResult,
+  MCPElicitationSchema,
+  MCPElicitationUrlRequest,
+  MCPElicitationValue,
+} from "./elicitation.js";
+
+// OAuth logins (grant authorization_code)
+export {
+  type MCPAuthorizeContext,
+  type MCPAuthorizeFunction,
+  MCPMemoryTokenStore,
+  type MCPOAuthRecord,
+  type MCPOAuthTokenStore,
+  openInBrowser,
+} from "./oauth-token-store.js";
+
+// Transports
+export { type CreateTransportOptions, createTransport } from "./create-transport.js";
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type MCPStdioRedactor,
+  MCPStdioTransport,
+  type MCPStdioTransportOptions,
+  REPLY_TOO_LARGE_RPC_CODE,
+  type ReplyTooLargeData,
+} from "./mcp-stdio-transport.js";
+
+// SDK types that appear in this API, re-exported for convenience
+export type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+
+// Errors
+export {
+  MCPCapabilityError,
+  type MCPCapabilityErrorCode,
+  type MCPCapabilityErrorOptions,
+  type MCPClientErrorCode,
+  MCPConnectionError,
+  type MCPConnectionErrorCode,
+  type MCPConnectionErrorOptions,
+  type MCPConnectionKind,
+  MCPRequestError,
+  type MCPRequestErrorCode,
+  type MCPRequestErrorOptions,
+  MCPServerNotFoundError,
+  type MCPServerNotFoundErrorCode,
+  type MCPServerNotFoundErrorOptions,
+  MCPTimeoutError,
+  type MCPTimeoutErrorCode,
+  type MCPTimeoutErrorOptions,
+} from "./errors.js";
