@@ -3,12 +3,8 @@
 // round (order reversed every other round) so a change in machine load hits them alike. It also lists
 // which packages each command loads (through a module-loading hook), which is what the start time
 // depends on: `--help` must not load LangChain, Hono, PGlite, the MCP SDK or zod.
-// A what-if variant measures `mcp list` as it would be if the app took the config helpers it prints with
-// (configVariables, createSecretRedactor) from the zod-free `@agentforge/mcp-config/core` instead of the
-// root entry: a throw-away copy of dist/ (inside the app, so packages resolve as for dist/) whose
-// imports of "@agentforge/mcp-config" read "@agentforge/mcp-config/core"; it is deleted afterwards.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -55,24 +51,6 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
   return { ms, stderr: result.stderr };
 }
 
-/**
- * A copy of dist/ in a fresh folder of the app whose root `@agentforge/mcp-config` imports read the
- * zod-free `/core` entry instead; returns the copy's cli.js. Only `mcp list` is run from it.
- */
-function distWithCoreImports(): { cli: string; dir: string } {
-  const dist = fileURLToPath(new URL("../dist/", import.meta.url));
-  const dir = mkdtempSync(join(APP_ROOT, ".bench-core-"));
-  for (const name of readdirSync(dist)) {
-    if (!name.endsWith(".js")) continue;
-    const code = readFileSync(join(dist, name), "utf8").replaceAll(
-      '"@agentforge/mcp-config"',
-      '"@agentforge/mcp-config/core"',
-    );
-    writeFileSync(join(dir, name), code);
-  }
-  return { cli: join(dir, "cli.js"), dir };
-}
-
 /** The package (or workspace package) a loaded module URL belongs to. */
 function packageOf(url: string): string {
   const inNodeModules = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -112,14 +90,12 @@ export async function load(url, context, next) {
 function main(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run pnpm --filter @agentforge/demo build first`);
   const dir = mkdtempSync(join(tmpdir(), "agentforge-cli-start-"));
-  const whatIf = distWithCoreImports();
   try {
     const list = ["mcp", "list", "--config", SHIPPED_CONFIG, "--state-dir", join(dir, "state")];
     const commands: Command[] = [
       { name: "node -e 0 (baseline)", args: ["-e", "0"] },
       { name: "agentforge --help", args: [CLI, "--help"] },
       { name: "agentforge mcp list", args: [CLI, ...list] },
-      { name: "what-if: mcp list, helpers from /core", args: [whatIf.cli, ...list] },
     ];
 
     heading("demo: modules loaded at start (through a module load hook)");
@@ -154,7 +130,6 @@ function main(): void {
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    rmSync(whatIf.dir, { recursive: true, force: true });
   }
 }
 
