@@ -117,6 +117,50 @@ function shown(text: string): string {
 }
 
 /**
+ * The steps every decision shares once what is asked for is known to be well-formed: no grants of this
+ * kind (deny by default), then a deny pattern, then an allow pattern. `kind` is "" for tools, else
+ * "resource " or "prompt "; `subject` is what the messages quote.
+ */
+function decideByGrants<R>(
+  agent: string,
+  rules: KindRules<R> | undefined,
+  kind: "" | "resource " | "prompt ",
+  subject: string,
+  find: (patterns: Map<string, R>) => string | undefined,
+): MCPPermissionDecision {
+  if (!rules || rules.allowPatterns.length === 0) {
+    return {
+      allowed: false,
+      basis: "no-grants",
+      reason: `agent "${String(agent)}" has no ${kind}grants (deny by default)`,
+    };
+  }
+  const denied = find(rules.deny);
+  if (denied) {
+    return {
+      allowed: false,
+      basis: "deny",
+      reason: `denied by pattern ${shown(denied)}`,
+      matchedPattern: denied,
+    };
+  }
+  const allowed = find(rules.allow);
+  if (!allowed) {
+    return {
+      allowed: false,
+      basis: "no-match",
+      reason: `no ${kind}pattern granted to agent "${agent}" matches ${shown(subject)}`,
+    };
+  }
+  return {
+    allowed: true,
+    basis: "allow",
+    reason: `allowed by pattern ${shown(allowed)}`,
+    matchedPattern: allowed,
+  };
+}
+
+/**
  * `*` matches any run of characters (also none), everything else itself; on the raw strings, case
  * sensitive. Iterative with one backtrack point, so time is at most pattern length × text length.
  */
@@ -339,45 +383,26 @@ export class MCPPermissionPolicy {
         reason: `"${String(identity)}" is not a tool identity of the form <server>.<tool>`,
       };
     }
-    const rules = typeof agent === "string" ? this.#agents.get(agent) : undefined;
-    if (!rules || rules.allowPatterns.length === 0) {
-      return {
-        allowed: false,
-        basis: "no-grants",
-        reason: `agent "${String(agent)}" has no grants (deny by default)`,
-      };
-    }
-    const denied = match(rules.deny, parsed.serverName, parsed.toolName);
-    if (denied) {
-      return {
-        allowed: false,
-        basis: "deny",
-        reason: `denied by pattern "${denied}"`,
-        matchedPattern: denied,
-      };
-    }
-    const allowed = match(rules.allow, parsed.serverName, parsed.toolName);
-    if (!allowed) {
-      return {
-        allowed: false,
-        basis: "no-match",
-        reason: `no pattern granted to agent "${agent}" matches "${identity}"`,
-      };
-    }
-    if (this.#options.pinToolDefinitions && this.#options.registry?.hasUnapprovedChange(identity)) {
+    const decision = decideByGrants(
+      agent,
+      typeof agent === "string" ? this.#agents.get(agent) : undefined,
+      "",
+      identity,
+      (rules) => match(rules, parsed.serverName, parsed.toolName),
+    );
+    if (
+      decision.allowed &&
+      this.#options.pinToolDefinitions &&
+      this.#options.registry?.hasUnapprovedChange(identity)
+    ) {
       return {
         allowed: false,
         basis: "definition-changed",
         reason: `the definition of "${identity}" changed since it was approved; re-approve it with registry.approve()`,
-        matchedPattern: allowed,
+        ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
       };
     }
-    return {
-      allowed: true,
-      basis: "allow",
-      reason: `allowed by pattern "${allowed}"`,
-      matchedPattern: allowed,
-    };
+    return decision;
   }
 
   /**
@@ -410,37 +435,13 @@ export class MCPPermissionPolicy {
         reason: `the resource URI ${shown(uri)} of server "${serverName}" is refused: it ${problem} (URIs are decided as sent, never decoded or normalized)`,
       };
     }
-    const rules = typeof agent === "string" ? this.#agents.get(agent)?.resources : undefined;
-    if (!rules || rules.allowPatterns.length === 0) {
-      return {
-        allowed: false,
-        basis: "no-grants",
-        reason: `agent "${String(agent)}" has no resource grants (deny by default)`,
-      };
-    }
-    const denied = matchResource(rules.deny, serverName, uri);
-    if (denied) {
-      return {
-        allowed: false,
-        basis: "deny",
-        reason: `denied by pattern ${shown(denied)}`,
-        matchedPattern: denied,
-      };
-    }
-    const allowed = matchResource(rules.allow, serverName, uri);
-    if (!allowed) {
-      return {
-        allowed: false,
-        basis: "no-match",
-        reason: `no resource pattern granted to agent "${agent}" matches ${shown(`${serverName}:${uri}`)}`,
-      };
-    }
-    return {
-      allowed: true,
-      basis: "allow",
-      reason: `allowed by pattern ${shown(allowed)}`,
-      matchedPattern: allowed,
-    };
+    return decideByGrants(
+      agent,
+      typeof agent === "string" ? this.#agents.get(agent)?.resources : undefined,
+      "resource ",
+      `${serverName}:${uri}`,
+      (rules) => matchResource(rules, serverName, uri),
+    );
   }
 
   /**
@@ -463,38 +464,13 @@ export class MCPPermissionPolicy {
         reason: `${shown(`${String(serverName)}.${String(promptName)}`)} is not a prompt of the form <server>.<prompt>`,
       };
     }
-    const identity = `${serverName}.${promptName}`;
-    const rules = typeof agent === "string" ? this.#agents.get(agent)?.prompts : undefined;
-    if (!rules || rules.allowPatterns.length === 0) {
-      return {
-        allowed: false,
-        basis: "no-grants",
-        reason: `agent "${String(agent)}" has no prompt grants (deny by default)`,
-      };
-    }
-    const denied = match(rules.deny, serverName, promptName);
-    if (denied) {
-      return {
-        allowed: false,
-        basis: "deny",
-        reason: `denied by pattern "${denied}"`,
-        matchedPattern: denied,
-      };
-    }
-    const allowed = match(rules.allow, serverName, promptName);
-    if (!allowed) {
-      return {
-        allowed: false,
-        basis: "no-match",
-        reason: `no prompt pattern granted to agent "${agent}" matches "${identity}"`,
-      };
-    }
-    return {
-      allowed: true,
-      basis: "allow",
-      reason: `allowed by pattern "${allowed}"`,
-      matchedPattern: allowed,
-    };
+    return decideByGrants(
+      agent,
+      typeof agent === "string" ? this.#agents.get(agent)?.prompts : undefined,
+      "prompt ",
+      `${serverName}.${promptName}`,
+      (rules) => match(rules, serverName, promptName),
+    );
   }
 
   /** `decide(agent, identity).allowed`. */
