@@ -29,6 +29,7 @@ import type {
 import type { MCPConfig } from "@agentforge/mcp-config";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { type MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
+import { pruneLogFolders } from "./internal/log-folders.js";
 import { appTokenStore } from "./mcp/file-token-store.js";
 
 /** The tool-definition approvals (pins) of a state folder: kept across runs and processes. */
@@ -200,7 +201,9 @@ export class Application {
     const config = await loadMCPConfig(options.configPath ?? SHIPPED_CONFIG);
     const stateDir = resolve(options.stateDir ?? ".agentforge");
     mkdirSync(stateDir, { recursive: true });
-    const logDir = options.logDir ?? join(stateDir, "logs", "mcp", String(process.pid));
+    const logsRoot = join(stateDir, "logs", "mcp");
+    const logDir = options.logDir ?? join(logsRoot, String(process.pid));
+    if (options.logDir === undefined) pruneLogFolders(logsRoot);
     // The audit writer exists before the toolkit: the elicitation handler records its declines there.
     const audit = auditWriter(join(stateDir, "audit.jsonl"), options.audit);
     // Pins survive a restart: a run resumed in a new process still detects a definition that changed.
