@@ -3,8 +3,9 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, launchBrowser } from "./browser-fixtures.js";
 import { SAMPLE_PROJECT, type Served, startServe, TEST_OUTPUT } from "./mcp-fixtures.js";
 
 // The browser globals used inside page callbacks (this project compiles without the DOM lib).
@@ -20,17 +21,6 @@ declare const document: {
   querySelectorAll(selector: string): ArrayLike<PageElement> & Iterable<PageElement>;
 };
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const LOCAL = ["local-tools", "filesystem", "sequential-thinking", "postgres"];
 const REMOTE = ["github", "context7", "exa"];
 const SCREENSHOT = join(TEST_OUTPUT, "mcp-dashboard.png");
@@ -49,12 +39,7 @@ beforeAll(async () => {
   served = await startServe(["--port", "0", "--state-dir", join(dir, "state"), "--allowed-base", base], {
     cwd: dir,
   });
-  context = await chromium.launchPersistentContext(join(dir, "profile"), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 900 },
-  });
+  context = await launchBrowser(dir, { viewport: { width: 1280, height: 900 } });
   page = context.pages()[0] ?? (await context.newPage());
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);

@@ -5,22 +5,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningHttpTestServer, startHttpTestServer } from "@agentforge/test-servers";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./browser-fixtures.js";
 import { exampleServerBin, type Served, startServe } from "./mcp-fixtures.js";
 import { jsonClient } from "./service-fixtures.js";
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const POLL = { timeout: 150_000, interval: 250 };
 
 let dir: string;
@@ -76,11 +66,7 @@ permissions: {}
     ],
     { cwd: dir },
   );
-  context = await chromium.launchPersistentContext(join(dir, "profile"), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  context = await launchBrowser(dir);
   page = context.pages()[0] ?? (await context.newPage());
 }, 150_000);
 

@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Application } from "../../src/application.js";
 
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
+import { CHROMIUM } from "./browser-fixtures.js";
+
 const require = createRequire(import.meta.url);
 const playwrightCli = join(dirname(require.resolve("@playwright/mcp/package.json")), "cli.js");
 const launcher = fileURLToPath(new URL("../../dist/playwright-launcher.js", import.meta.url));

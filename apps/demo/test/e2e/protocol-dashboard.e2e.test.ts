@@ -5,12 +5,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ModelServer, startModelServer } from "@agentforge/model-servers";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./browser-fixtures.js";
 import { readSse, type Served, startServe } from "./mcp-fixtures.js";
 import { progressAndElicitationScript, roster } from "./protocol-fixtures.js";
-
-const CHROMIUM = process.env.PLAYWRIGHT_CHROMIUM ?? "/usr/bin/chromium";
 
 let dir: string;
 let served: Served | undefined;
@@ -39,17 +38,7 @@ beforeAll(async () => {
     ],
     { cwd: dir, env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: model.baseURL } },
   );
-  context = await chromium.launchPersistentContext(join(dir, "profile"), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-    ],
-  });
+  context = await launchBrowser(dir);
   page = context.pages()[0] ?? (await context.newPage());
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);
