@@ -1,3 +1,4 @@
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { libraryConfig } from "@agentforge/build-config/tsup";
 import { defineConfig, type Options } from "tsup";
@@ -56,6 +57,13 @@ const lazyImports: Plugin = {
   },
 };
 
+/** The `type` of the `.js` files under dist/bin (CommonJS bins) and dist/bin/lazy (ESM), for Node.js. */
+async function writeTypeMarkers(): Promise<void> {
+  await mkdir("dist/bin/lazy", { recursive: true });
+  await writeFile("dist/bin/package.json", `${JSON.stringify({ type: "commonjs" })}\n`);
+  await writeFile("dist/bin/lazy/package.json", `${JSON.stringify({ type: "module" })}\n`);
+}
+
 /**
  * The bins: each `dist/bin/<name>.js` is one small file (the command line, the stdio front and that
  * server's snapshot), so a stdio cold start compiles a few kilobytes instead of 800 kB; the SDK, zod and
@@ -64,6 +72,14 @@ const lazyImports: Plugin = {
  */
 const bins: Options = {
   ...binBase,
+  // CommonJS: Node.js starts a CommonJS main without setting up its ES module loader, which is most of
+  // what separates a bin's first reply from a bare `node` process. The bins' `import()` of the lazy
+  // modules stays an `import()`. `dist/bin/package.json` says `.js` is CommonJS here, and
+  // `dist/bin/lazy/package.json` that it is ESM again below (see writeTypeMarkers).
+  format: ["cjs"],
+  outExtension: () => ({ js: ".js" }),
+  banner: { js: "#!/usr/bin/env node" },
+  onSuccess: async () => writeTypeMarkers(),
   entry: {
     "bin/local-tools": "src/bin/local-tools.ts",
     "bin/filesystem": "src/bin/filesystem.ts",

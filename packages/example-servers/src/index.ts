@@ -1,48 +1,49 @@
 // @agentforge/example-servers: first-party MCP servers, embeddable in-process or run as bins.
 
+// Servers: one factory per server, and its options
 export {
-  createFilesystemServer,
-  DEFAULT_MAX_MEDIA_BYTES,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  type FilesystemServerOptions,
-} from "./filesystem/create-filesystem-server.js";
-// Servers
-export {
-  countWords,
   createLocalToolsServer,
   type LocalToolsServerOptions,
 } from "./local-tools/create-local-tools-server.js";
 export {
-  checkReadOnlySql,
-  type ReadOnlyRule,
-  type ReadOnlyVerdict,
-} from "./postgres/check-read-only-sql.js";
-export {
-  createPostgresServer,
-  describeQueryFailure,
-  type PostgresServerOptions,
-} from "./postgres/create-postgres-server.js";
-export {
-  openPostgresDatabase,
-  POSTGRES_HARD_MAX_ROWS,
-  type PostgresColumn,
-  type PostgresDatabase,
-  type PostgresDatabaseOptions,
-  type PostgresQueryFailure,
-  type PostgresQueryOutcome,
-  type PostgresQueryResult,
-} from "./postgres/open-postgres-database.js";
+  createFilesystemServer,
+  type FilesystemServerOptions,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_MEDIA_BYTES,
+} from "./filesystem/create-filesystem-server.js";
 export {
   createSequentialThinkingServer,
   type SequentialThinkingServerOptions,
-  type ThoughtResult,
 } from "./sequential-thinking/create-sequential-thinking-server.js";
-// Serving
 export {
+  createPostgresServer,
+  type PostgresServerOptions,
+} from "./postgres/create-postgres-server.js";
+
+// PostgreSQL: one database shared by several servers, and the read-only check on its own
+export {
+  openPostgresDatabase,
+  type PostgresDatabase,
+  type PostgresDatabaseOptions,
+  POSTGRES_HARD_MAX_ROWS,
+} from "./postgres/open-postgres-database.js";
+export { checkReadOnlySql } from "./postgres/check-read-only-sql.js";
+
+// Running a server: stdio, or Streamable HTTP
+export { serveStdio, type StdioServerHandle } from "./serve-stdio.js";
+export {
+  serveHttp,
+  type ServeHttpOptions,
   type HttpServerHandle,
   type HttpServerStats,
-  isLoopbackHost,
-  type ServeHttpOptions,
-  serveHttp,
 } from "./serve-http.js";
-export { type StdioServerHandle, serveStdio } from "./serve-stdio.js";
+
+// Results and failures (servers report errors as tool results; no error classes are exported)
+export type { ThoughtResult } from "./sequential-thinking/create-sequential-thinking-server.js";
+export type {
+  PostgresQueryOutcome,
+  PostgresQueryResult,
+  PostgresColumn,
+  PostgresQueryFailure,
+} from "./postgres/open-postgres-database.js";
+export type { ReadOnlyVerdict, ReadOnlyRule } from "./postgres/check-read-only-sql.js";

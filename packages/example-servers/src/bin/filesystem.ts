@@ -18,7 +18,8 @@ function byteOption(name: string, value: string | undefined, min: number): numbe
   return bytes;
 }
 
-await runServerCli({
+// Not awaited: the bins are built as CommonJS, which has no top-level await (see tsup.config.ts).
+void runServerCli({
   bin: "agentforge-filesystem",
   version: VERSION,
   summary: "read-only, sandboxed filesystem MCP server (the official server's read-only tools)",

@@ -31,7 +31,8 @@ function intOption(name: string, value: string | undefined, max: number): number
   return n;
 }
 
-await runServerCli({
+// Not awaited: the bins are built as CommonJS, which has no top-level await (see tsup.config.ts).
+void runServerCli({
   bin: "agentforge-postgres",
   version: VERSION,
   summary: "read-only PostgreSQL MCP server (list_schemas, list_tables, describe_table, execute_query)",

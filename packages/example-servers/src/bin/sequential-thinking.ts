@@ -2,7 +2,8 @@ import { runServerCli } from "../internal/run-server-cli.js";
 import { sequentialThinkingSnapshot } from "../internal/stdio-snapshots.js";
 import { VERSION } from "../internal/version.js";
 
-await runServerCli({
+// Not awaited: the bins are built as CommonJS, which has no top-level await (see tsup.config.ts).
+void runServerCli({
   bin: "agentforge-sequential-thinking",
   version: VERSION,
   summary: "MCP server with the sequentialthinking tool (step-by-step reflective problem solving)",

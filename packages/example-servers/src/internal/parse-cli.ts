@@ -1,6 +1,6 @@
 // Command-line parsing shared by every server bin: --help, --version, --http, --host, --port, plus the
 // server's own positionals/options. Usage errors exit with code 2.
-import { parseArgs } from "node:util";
+import type { parseArgs as ParseArgs } from "node:util";
 import { HTTP_LIMIT_VARIABLES } from "./http-env.js";
 import { UsageError } from "./usage-error.js";
 
@@ -76,9 +76,11 @@ export function usage(spec: CliSpec): string {
 
 export function parseCli(argv: readonly string[], spec: CliSpec): CliRequest {
   const extra = Object.fromEntries((spec.options ?? []).map((o) => [o.name, { type: "string" as const }]));
-  let parsed: ReturnType<typeof parseArgs>;
+  let parsed: ReturnType<typeof ParseArgs>;
   try {
-    parsed = parseArgs({
+    // Not `import { parseArgs } from "node:util"`: that builds node:util's whole ESM namespace (and
+    // loads what its lazy exports need) at every bin's start.
+    parsed = process.getBuiltinModule("node:util").parseArgs({
       args: [...argv],
       strict: true,
       allowPositionals: spec.positionals !== undefined,

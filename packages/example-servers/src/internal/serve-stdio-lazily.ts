@@ -8,7 +8,10 @@
 // first receives the initialize request and initialized notification the front answered (their replies
 // are dropped), so its state is what it would have been had it served the session from the start.
 // This module imports nothing but Node.js built-ins; keep it that way (a test checks what a bin loads).
-import { PassThrough } from "node:stream";
+// Even those are fetched with process.getBuiltinModule where they are needed: an ESM `import` of a
+// built-in builds its whole namespace first (node:stream's also loads stream/promises), a cost paid
+// before the first reply.
+import type { PassThrough } from "node:stream";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 
@@ -242,7 +245,7 @@ export function serveStdioLazily(snapshot: StdioSnapshot, load: LoadStdioServer)
     stdin.off("data", onData);
     stdin.pause();
     handing = (async () => {
-      const input = new PassThrough();
+      const input = new (process.getBuiltinModule("node:stream").PassThrough)();
       const { server, transport } = await load(input);
       loaded = server;
       // Replies to the replayed requests were already sent by the front: drop them, once each.

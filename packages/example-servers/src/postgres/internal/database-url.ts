@@ -1,6 +1,4 @@
 // DATABASE_URL: which database, and which strings must never appear in any output.
-import { resolve } from "node:path";
-
 /** A parsed database location. */
 export type DatabaseLocation =
   | {
@@ -39,7 +37,8 @@ export function parseDatabaseUrl(url: string | undefined, field = "url"): Databa
     const path = decodeURIComponent(rest.slice(2));
     return path === "" || path === "memory"
       ? { kind: "pglite", secrets: [] }
-      : { kind: "pglite", dataDir: resolve(path), secrets: [] };
+      : // node:path fetched here, not imported: the postgres bin parses DATABASE_URL before its first reply.
+        { kind: "pglite", dataDir: process.getBuiltinModule("node:path").resolve(path), secrets: [] };
   }
   if (scheme === "postgres" || scheme === "postgresql") {
     let parsed: URL;
