@@ -32,6 +32,7 @@ import {
   type MCPRuntimeEvents,
   type MCPToolCallEvent,
   type MCPToolCallOutcome,
+  type MCPToolProgressEvent,
 } from "./events.js";
 import { MAX_MCP_RESULT_CHARS, MCP_PROGRESS_INTERVAL_MS } from "./limits.js";
 import { type MCPToolSpan, type MCPTracer, noopTracer } from "./mcp-tracer.js";
@@ -210,13 +211,63 @@ function outcomeOf(error: unknown): MCPToolCallOutcome {
 }
 
 interface CallContext {
-  base: { identity: string; serverName: string; toolName: string; agent: string; callId: string };
   identity: string;
   serverName: string;
   toolName: string;
   agent: string;
+  callId: string;
   started: number;
   span: MCPToolSpan | undefined;
+}
+
+// Events are built as whole object literals: on the V8 of Node 20, `{ ...base, more }` costs about a
+// microsecond per object (and leaves garbage), which on every call was most of the executor's own cost.
+
+/** The STARTED event of a call. */
+function startedEvent(call: CallContext): MCPToolCallEvent {
+  return {
+    identity: call.identity,
+    serverName: call.serverName,
+    toolName: call.toolName,
+    agent: call.agent,
+    callId: call.callId,
+    timestamp: isoNow(),
+  };
+}
+
+/** The COMPLETED event of a call. */
+function completedEvent(call: CallContext, durationMs: number): MCPToolCallEvent {
+  return {
+    identity: call.identity,
+    serverName: call.serverName,
+    toolName: call.toolName,
+    agent: call.agent,
+    callId: call.callId,
+    timestamp: isoNow(),
+    outcome: "ok",
+    durationMs,
+  };
+}
+
+/** The FAILED event of a call. */
+function failedEvent(
+  call: CallContext,
+  outcome: MCPToolCallOutcome,
+  errorCode: string,
+  message: string,
+): MCPToolCallEvent {
+  return {
+    identity: call.identity,
+    serverName: call.serverName,
+    toolName: call.toolName,
+    agent: call.agent,
+    callId: call.callId,
+    timestamp: isoNow(),
+    outcome,
+    durationMs: elapsed(call.started),
+    errorCode,
+    message,
+  };
 }
 
 /**
@@ -408,19 +459,14 @@ export class MCPToolExecutor {
     }
     const durationMs = elapsed(call.started);
     if (this.events.listenerCount(MCP_TOOL_CALL_COMPLETED) > 0) {
-      this.events.emit(MCP_TOOL_CALL_COMPLETED, {
-        ...call.base,
-        timestamp: isoNow(),
-        outcome: "ok",
-        durationMs,
-      });
+      this.events.emit(MCP_TOOL_CALL_COMPLETED, completedEvent(call, durationMs));
     }
     call.span?.end({ outcome: "ok" });
     return {
       identity: call.identity,
       serverName: call.serverName,
       toolName: call.toolName,
-      callId: call.base.callId,
+      callId: call.callId,
       raw,
       text: rendered.text,
       truncated: rendered.truncated,
@@ -642,7 +688,7 @@ export class MCPToolExecutor {
         try {
           const returned: unknown = onProgress({
             identity: call.identity,
-            callId: call.base.callId,
+            callId: call.callId,
             progress,
             ...(total !== undefined ? { total } : {}),
           });
@@ -653,12 +699,17 @@ export class MCPToolExecutor {
         }
       }
       if (this.events.listenerCount(MCP_TOOL_CALL_PROGRESS) > 0) {
-        this.events.emit(MCP_TOOL_CALL_PROGRESS, {
-          ...call.base,
+        const event: MCPToolProgressEvent = {
+          identity: call.identity,
+          serverName: call.serverName,
+          toolName: call.toolName,
+          agent: call.agent,
+          callId: call.callId,
           timestamp: isoNow(),
           progress,
-          ...(total !== undefined ? { total } : {}),
-        });
+        };
+        if (total !== undefined) event.total = total;
+        this.events.emit(MCP_TOOL_CALL_PROGRESS, event);
       }
     };
   }
@@ -685,27 +736,49 @@ export class MCPToolExecutor {
     );
   }
 
-  #begin(agent: string, identity: string): CallContext {
+  // Identities parse the same every time: the valid ones are remembered (a bounded map).
+  readonly #identities = new Map<string, { serverName: string; toolName: string }>();
+
+  #parse(identity: string): { serverName: string; toolName: string } | undefined {
+    const known = this.#identities.get(identity);
+    if (known) return known;
     const parsed = parseToolIdentity(identity);
+    if (parsed) {
+      if (this.#identities.size >= 1024) this.#identities.clear();
+      this.#identities.set(identity, parsed);
+    }
+    return parsed;
+  }
+
+  #begin(agent: string, identity: string): CallContext {
+    const parsed = this.#parse(identity);
     const serverName = parsed?.serverName ?? "";
     const toolName = parsed?.toolName ?? identity;
-    const base = { identity, serverName, toolName, agent, callId: newCallId() };
+    const call: CallContext = {
+      identity,
+      serverName,
+      toolName,
+      agent,
+      callId: newCallId(),
+      started: 0,
+      span: undefined,
+    };
     if (this.events.listenerCount(MCP_TOOL_CALL_STARTED) > 0) {
-      this.events.emit(MCP_TOOL_CALL_STARTED, { ...base, timestamp: isoNow() });
+      this.events.emit(MCP_TOOL_CALL_STARTED, startedEvent(call));
     }
-    let span: MCPToolSpan | undefined;
     if (this.#tracer !== noopTracer) {
       const transport = this.#transportOf(serverName);
-      span = this.#tracer.startToolSpan({
+      call.span = this.#tracer.startToolSpan({
         identity,
         serverName,
         toolName,
         agent,
-        callId: base.callId,
+        callId: call.callId,
         ...(transport ? { transport } : {}),
       });
     }
-    return { base, identity, serverName, toolName, agent, started: performance.now(), span };
+    call.started = performance.now();
+    return call;
   }
 
   #failCall(call: CallContext, error: unknown): never {
@@ -747,15 +820,7 @@ export class MCPToolExecutor {
     message = eventMessage(error),
   ): never {
     const errorCode = MCPError.isInstance(error) ? error.code : "FAILED";
-    const event: MCPToolCallEvent = {
-      ...call.base,
-      timestamp: isoNow(),
-      outcome,
-      durationMs: elapsed(call.started),
-      errorCode,
-      message,
-    };
-    this.events.emit(MCP_TOOL_CALL_FAILED, event);
+    this.events.emit(MCP_TOOL_CALL_FAILED, failedEvent(call, outcome, errorCode, message));
     call.span?.end({ outcome, errorCode, message });
     throw error;
   }

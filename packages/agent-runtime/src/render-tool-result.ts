@@ -71,6 +71,21 @@ export function isForAssistant(part: unknown): boolean {
 export const HIDDEN_CONTENT_NOTE = "[The tool's output is intended for the user only; it is not shown here.]";
 
 /**
+ * The text of the most common result — only text parts, none annotated — in one pass (what the general
+ * rendering below gives for it), or undefined for any other result.
+ */
+function plainText(parts: readonly unknown[]): string | undefined {
+  let text: string | undefined;
+  for (const part of parts) {
+    if (typeof part !== "object" || part === null) return undefined;
+    const { type, text: partText, annotations } = part as MCPContentPart;
+    if (type !== "text" || typeof partText !== "string" || annotations !== undefined) return undefined;
+    text = text === undefined ? partText : `${text}\n${partText}`;
+  }
+  return text;
+}
+
+/**
  * The model-facing rendering of a tool result: text parts joined by newlines; image, audio and
  * resource parts summarised as `[image/png, 12345 bytes]`-style lines; `structuredContent` as compact
  * JSON when there is no text part (nor a binary part whose data it would repeat). Parts annotated for an
@@ -79,6 +94,8 @@ export const HIDDEN_CONTENT_NOTE = "[The tool's output is intended for the user 
  */
 export function renderToolResult(result: MCPRawToolResult, maxChars: number): RenderedToolResult {
   const all = Array.isArray(result.content) ? result.content : [];
+  const plain = plainText(all);
+  if (plain !== undefined) return truncateText(cleanModelText(plain), maxChars);
   const parts = all.every(isForAssistant) ? all : all.filter(isForAssistant);
   const hasText = parts.some(
     (p) => p.type === "text" || (p.type === "resource" && typeof p.resource?.text === "string"),

@@ -339,5 +339,5 @@ export function checkToolArguments(schema: ModelToolInputSchema, args: unknown):
   } catch {
     // A pathological value (e.g. a getter that throws): leave it to the server.
   }
-  return issues.slice(0, MAX_ISSUES);
+  return issues.length > MAX_ISSUES ? issues.slice(0, MAX_ISSUES) : issues;
 }

@@ -169,7 +169,7 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
   }
 
   get policy(): MCPPermissionPolicy {
-    return this.#policy.current;
+    return this.#policy;
   }
 
   get events(): MCPEventDispatcher {

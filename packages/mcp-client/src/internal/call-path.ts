@@ -15,6 +15,7 @@ import { MCPCapabilityError, MCPRequestError, MCPTimeoutError } from "../errors.
 import type { MCPCallToolOptions } from "../types.js";
 import type { ConnectionCore, Live } from "./connection-types.js";
 import { guardedProgress, ignoreProgress, runsToolTasks, timeoutError } from "./connection-utils.js";
+import { plainToolResult } from "./fast-read.js";
 import { MalformedReply } from "./read-resources.js";
 import { Semaphore } from "./semaphore.js";
 import { callToolAsTask } from "./task-call.js";
@@ -48,18 +49,8 @@ export class CallPath {
     const started = performance.now();
     let cancelled = false;
     let totalFired = false;
-    const failure = (error: unknown, live: Live | undefined) =>
-      this.core.failed(error, live, {
-        method: "tools/call",
-        toolName,
-        timeoutMs,
-        started,
-        cancelled,
-        totalTimeoutMs: totalFired ? totalTimeoutMs : undefined,
-      });
     if (signal?.aborted) {
-      cancelled = true;
-      throw failure(signal.reason, undefined);
+      throw this.callFailed(signal.reason, undefined, toolName, timeoutMs, started, true, undefined);
     }
     let release: (() => void) | undefined;
     if (this.slots) release = await this.acquireSlot(this.slots, toolName, timeoutMs, signal, started);
@@ -113,16 +104,22 @@ export class CallPath {
       // Read loosely, then repaired part by part: one unknown content type or bad image must not fail
       // the whole result (the SDK still checks structuredContent against the tool's output schema).
       const current = live;
-      const raw: unknown = await this.core.withLogin(current, signal, () =>
-        current.client.callTool(
-          params,
-          ResultSchema as unknown as Parameters<Client["callTool"]>[1],
-          request,
-        ),
-      );
+      const schema = ResultSchema as unknown as Parameters<Client["callTool"]>[1];
+      // A step-up login can only be pending on a transport with OAuth: the others call directly.
+      const raw: unknown = current.built.oauth
+        ? await this.core.withLogin(current, signal, () => current.client.callTool(params, schema, request))
+        : await current.client.callTool(params, schema, request);
       return this.toolResult(raw, toolName);
     } catch (error) {
-      throw failure(error, live);
+      throw this.callFailed(
+        error,
+        live,
+        toolName,
+        timeoutMs,
+        started,
+        cancelled,
+        totalFired ? totalTimeoutMs : undefined,
+      );
     } finally {
       release?.();
       if (timer) clearTimeout(timer);
@@ -130,8 +127,28 @@ export class CallPath {
     }
   }
 
+  private callFailed(
+    error: unknown,
+    live: Live | undefined,
+    toolName: string,
+    timeoutMs: number,
+    started: number,
+    cancelled: boolean,
+    totalTimeoutMs: number | undefined,
+  ) {
+    return this.core.failed(error, live, {
+      method: "tools/call",
+      toolName,
+      timeoutMs,
+      started,
+      cancelled,
+      totalTimeoutMs,
+    });
+  }
+
   private toolResult(raw: unknown, toolName: string): CallToolResult {
-    const result = toCallToolResult(raw);
+    // The common all-text result is recognised exactly without the schema walk (see fast-read).
+    const result = plainToolResult(raw) ?? toCallToolResult(raw);
     if (!result) {
       throw new MCPRequestError(
         `tools/call "${toolName}" on MCP server "${this.core.config.name}" returned a reply that is not a valid MCP tool result.`,

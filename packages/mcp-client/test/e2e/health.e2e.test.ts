@@ -26,7 +26,11 @@ describe("healthCheck", () => {
     expect(events.map((event) => `${event.serverName}:${event.health.status}`)).toEqual(["ok:healthy"]);
 
     const all = await m.healthCheckAll();
-    expect(all.map((h) => `${h.serverName}:${h.status}`)).toEqual(["ok:healthy", "bad:unhealthy", "off:disabled"]);
+    expect(all.map((h) => `${h.serverName}:${h.status}`)).toEqual([
+      "ok:healthy",
+      "bad:unhealthy",
+      "off:disabled",
+    ]);
     expect(all[1]).toMatchObject({ errorCode: "SERVER_EXITED", toolCount: null });
     expect(all[1]?.error).toContain("exited with code 5");
   });

@@ -57,6 +57,28 @@ describe("connection reuse", () => {
     expect(startedPids(startLog)).toEqual([pids[0]]);
     expect(connectedCount).toBe(1);
   });
+
+  it("a burst of requests of every size, sent in one turn, each gets its own reply (requests are written in groups)", async () => {
+    const m = manager([stdioTestServer("burst", {}, { toolTimeout: 120, connectionTimeout: 120 })]);
+    await m.callTool("burst", "echo", { text: "warm" });
+    // 300 calls in one synchronous loop: small ones, ones around the 256 KiB group limit, and big ones.
+    const sizes = Array.from(
+      { length: 300 },
+      (_, i) => [1, 100, 4_000, 70_000, 260_000, 600_000][i % 6] ?? 1,
+    );
+    const texts = sizes.map((size, i) => `${i}:`.padEnd(size, String.fromCharCode(97 + (i % 26))));
+    const replies = await Promise.all(texts.map((text) => m.callTool("burst", "echo", { text })));
+    const mismatched = replies.map((reply, i) => (textOf(reply) === texts[i] ? -1 : i)).filter((i) => i >= 0);
+    expect(mismatched).toEqual([]);
+    // The connection is still good for the next call, and so is closing with requests just sent.
+    expect(textOf(await m.callTool("burst", "echo", { text: "after" }))).toBe("after");
+    const last = m.callTool("burst", "echo", { text: "sent just before close" });
+    await m.closeAll();
+    await last.then(
+      (reply) => expect(textOf(reply)).toBe("sent just before close"),
+      (error: unknown) => expect(error).toMatchObject({ code: "CONNECTION_CLOSED" }),
+    );
+  });
 });
 
 describe("failures of a live connection", () => {

@@ -1,0 +1,230 @@
+// `pnpm bench`: what governance costs per call against a real third-party server. The official
+// filesystem server (@modelcontextprotocol/server-filesystem, a devDependency of example-servers) is
+// spawned once per variant over stdio, and its cheapest tool (`list_allowed_directories`: no arguments,
+// no filesystem access, one short text part plus structuredContent checked against its output schema)
+// is called side by side, in alternating batches in one run, through:
+//   1. the raw SDK Client (SDK stdio transport; listTools first, so it checks the output schema too),
+//   2. MCPClientManager.callTool,
+//   3. the whole governed MCPToolExecutor.execute (registry lookup, policy decision, argument check,
+//      STARTED/COMPLETED events with listeners, bounded rendering),
+//   4. LangChain's MCP adapters, when `@langchain/mcp-adapters` is installed (it is not a dependency).
+// Figures: per-call median with one call at a time, and calls/s with 64 calls in flight; ratios are to
+// the raw SDK Client (≤ 1.00× latency and ≥ 1.20× throughput are the targets).
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_FAILED,
+  MCP_TOOL_CALL_STARTED,
+  MCPToolExecutor,
+} from "@agentforge/agent-runtime";
+import {
+  type Figures,
+  formatMs,
+  formatRatio,
+  heading,
+  printFigure,
+  printTable,
+  summarize,
+} from "@agentforge/bench";
+import { MCPClientManager } from "@agentforge/mcp-client";
+import type { MCPServerConfig } from "@agentforge/mcp-config";
+import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const TOOL = "list_allowed_directories";
+const IN_FLIGHT = 64;
+const scale = Number(process.env.BENCH_SCALE) > 0 ? Number(process.env.BENCH_SCALE) : 1;
+
+// The official server is a devDependency of example-servers, resolved from there.
+const require = createRequire(import.meta.url);
+const official = createRequire(require.resolve("@agentforge/example-servers/package.json")).resolve(
+  "@modelcontextprotocol/server-filesystem/dist/index.js",
+);
+
+interface Variant {
+  name: string;
+  call: () => Promise<unknown>;
+}
+
+/** LangChain's MCP adapters, when installed anywhere this package can resolve them (never required). */
+async function langchainVariant(
+  root: string,
+): Promise<{ variant: Variant; close: () => Promise<void> } | string> {
+  const specifier = "@langchain/mcp-adapters";
+  let adapters: {
+    MultiServerMCPClient: new (
+      config: unknown,
+    ) => {
+      getTools(): Promise<{ name: string; invoke(input: unknown): Promise<unknown> }[]>;
+      close(): Promise<void>;
+    };
+  };
+  try {
+    adapters = await import(specifier);
+  } catch {
+    return "not installed (not a dependency of this repo), so not measured";
+  }
+  const client = new adapters.MultiServerMCPClient({
+    mcpServers: { fs: { transport: "stdio", command: process.execPath, args: [official, root] } },
+  });
+  const tool = (await client.getTools()).find((t) => t.name.endsWith(TOOL));
+  if (!tool) throw new Error(`LangChain adapters: no ${TOOL} tool`);
+  return {
+    variant: { name: "LangChain MCP adapters", call: () => tool.invoke({}) },
+    close: () => client.close(),
+  };
+}
+
+/** Variants take turns (rotating order) for `rounds` rounds of `batch` samples each; one sample per op. */
+async function interleaved(
+  variants: Variant[],
+  rounds: number,
+  batch: number,
+  op: (v: Variant) => Promise<unknown>,
+) {
+  const samples = variants.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < variants.length; k++) {
+      const index = (round + k) % variants.length;
+      const variant = variants[index] as Variant;
+      const out = samples[index] as number[];
+      for (let i = 0; i < batch; i++) {
+        const started = performance.now();
+        await op(variant);
+        out.push(performance.now() - started);
+      }
+    }
+  }
+  return variants.map((variant, index) => summarize(variant.name, samples[index] as number[]));
+}
+
+const inFlight = (variant: Variant) => Promise.all(Array.from({ length: IN_FLIGHT }, variant.call));
+
+const root = mkdtempSync(join(tmpdir(), "af-governed-bench-"));
+const closers: (() => Promise<unknown>)[] = [];
+try {
+  // 1. Raw SDK client.
+  const raw = new Client({ name: "bench-raw", version: "0" });
+  await raw.connect(
+    new StdioClientTransport({ command: process.execPath, args: [official, root], stderr: "ignore" }),
+  );
+  closers.push(() => raw.close());
+  await raw.listTools(); // caches the output-schema validators, as any real client would have them
+  const rawCall = () => raw.callTool({ name: TOOL, arguments: {} });
+
+  // 2. Manager; 3. governed executor on its own manager (its own server process).
+  const config = (name: string): MCPServerConfig =>
+    ({
+      name,
+      enabled: true,
+      transport: "stdio",
+      command: process.execPath,
+      args: [official, root],
+      env: {},
+      connectionTimeout: 60,
+      toolTimeout: 30,
+      resetTimeoutOnProgress: false,
+    }) as MCPServerConfig;
+  const manager = new MCPClientManager([config("fs")], { logDir: false });
+  closers.push(() => manager.closeAll());
+  await manager.listTools("fs");
+  const governedManager = new MCPClientManager([config("fs")], { logDir: false });
+  closers.push(() => governedManager.closeAll());
+  const registry = new MCPToolRegistry();
+  registry.register("fs", await governedManager.listTools("fs"));
+  const executor = new MCPToolExecutor({
+    clientManager: governedManager,
+    registry,
+    policy: new MCPPermissionPolicy({ agent: ["fs.*"] }),
+  });
+  const seen = { started: 0, completed: 0, failed: 0 };
+  executor.events.on(MCP_TOOL_CALL_STARTED, () => {
+    seen.started++;
+  });
+  executor.events.on(MCP_TOOL_CALL_COMPLETED, () => {
+    seen.completed++;
+  });
+  executor.events.on(MCP_TOOL_CALL_FAILED, () => {
+    seen.failed++;
+  });
+  const identity = `fs.${TOOL}`;
+
+  const variants: Variant[] = [
+    { name: "raw SDK Client.callTool", call: rawCall },
+    { name: "MCPClientManager.callTool", call: () => manager.callTool("fs", TOOL, {}) },
+    { name: "MCPToolExecutor.execute (governed)", call: () => executor.execute("agent", identity, {}) },
+  ];
+  const langchain = await langchainVariant(root);
+  if (typeof langchain === "string") {
+    heading("LangChain MCP adapters");
+    printFigure("@langchain/mcp-adapters", langchain);
+  } else {
+    variants.push(langchain.variant);
+    closers.push(langchain.close);
+  }
+
+  heading("machine");
+  printFigure(
+    "cores / load average (1, 5, 15 min) at start",
+    `${availableParallelism()} / ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")}`,
+  );
+
+  // Sanity: every variant answers, and the governed one renders the server's text.
+  const check = await executor.execute("agent", identity, {});
+  if (!check.text.includes(root)) throw new Error(`unexpected result text: ${check.text}`);
+
+  // Warm-up of both sides (JIT in this process and in each server process).
+  for (let i = 0; i < 2000 * scale; i++) for (const v of variants) await v.call();
+  for (let i = 0; i < 20 * scale; i++) for (const v of variants) await inFlight(v);
+
+  // Short turns (50 calls, 5 batches), many rounds: load changes on this shared machine hit all alike.
+  const seqRounds = Math.max(2, Math.round(200 * scale));
+  heading(
+    `official filesystem server over stdio: ${TOOL}, one call at a time (interleaved, ${seqRounds} × 50 per variant)`,
+  );
+  const sequential = await interleaved(variants, seqRounds, 50, (v) => v.call());
+  printTable(sequential);
+  const [base] = sequential as [Figures];
+  for (const row of sequential.slice(1)) {
+    printFigure(
+      `${row.name}: ratio (median; target ≤ 1.00×)`,
+      `${formatRatio(row.medianMs, base.medianMs)} (${formatMs(row.medianMs - base.medianMs)} per call)`,
+    );
+  }
+
+  const batchRounds = Math.max(2, Math.round(120 * scale));
+  heading(
+    `official filesystem server over stdio: ${TOOL}, ${IN_FLIGHT} calls in flight (one sample = ${IN_FLIGHT} calls; interleaved, ${batchRounds} × 5 per variant)`,
+  );
+  const concurrent = await interleaved(variants, batchRounds, 5, inFlight);
+  printTable(concurrent);
+  const callsPerSec = (row: Figures) => (IN_FLIGHT * 1000) / row.medianMs;
+  const [baseBatch] = concurrent as [Figures];
+  for (const row of concurrent) {
+    printFigure(`${row.name}: calls/s (median batch)`, callsPerSec(row));
+  }
+  for (const row of concurrent.slice(1)) {
+    printFigure(
+      `${row.name}: throughput ratio (target ≥ 1.20×)`,
+      formatRatio(callsPerSec(row), callsPerSec(baseBatch)),
+    );
+  }
+
+  printFigure("load average (1 min) at the end", loadavg()[0]?.toFixed(2) ?? "?");
+
+  heading("checks and events of the governed path");
+  printFigure("STARTED events", String(seen.started));
+  printFigure("COMPLETED events", String(seen.completed));
+  printFigure("FAILED events", String(seen.failed));
+  if (seen.started !== seen.completed || seen.failed > 0)
+    throw new Error("governed calls lost events or failed");
+} finally {
+  for (const close of closers.reverse()) await close().catch(() => undefined);
+  rmSync(root, { recursive: true, force: true });
+}
