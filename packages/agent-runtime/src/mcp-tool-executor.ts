@@ -173,11 +173,21 @@ function eventMessage(error: unknown, redact?: string): string {
 
 // Call ids are UUID-shaped: the first four groups of a random UUID per process, then a counter as the
 // last group — unique per process, and far cheaper than a fresh UUID per call.
+// The counter is written as 12 hex digits: the last two come from a table, the rest (with the prefix)
+// are formatted once per 256 calls — `toString(16)` of every counter was a tenth of the executor's cost.
 const CALL_ID_PREFIX = globalThis.crypto.randomUUID().slice(0, 24);
+const LOW_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 let callCounter = 0;
+let callIdHeadOf = -1;
+let callIdHead = "";
 function newCallId(): string {
   callCounter++;
-  return `${CALL_ID_PREFIX}${callCounter.toString(16).padStart(12, "0")}`;
+  const high = Math.floor(callCounter / 256);
+  if (high !== callIdHeadOf) {
+    callIdHeadOf = high;
+    callIdHead = `${CALL_ID_PREFIX}${high.toString(16).padStart(10, "0")}`;
+  }
+  return `${callIdHead}${LOW_HEX[callCounter % 256]}`;
 }
 
 let lastMs = 0;

@@ -80,11 +80,7 @@ interface Rules {
   globs: { regex: RegExp; pattern: string }[];
 }
 
-interface AgentRules {
-  allow: Map<string, Rules>;
-  deny: Map<string, Rules>;
-  allowPatterns: string[];
-  denyPatterns: string[];
+interface AgentRules extends KindRules<Rules> {
   /** Undefined when the grant has no `resources` (no resource at all). */
   resources?: KindRules<ResourceRules>;
   /** Undefined when the grant has no `prompts` (no prompt at all). */
@@ -96,12 +92,51 @@ interface KindRules<R> {
   deny: Map<string, R>;
   allowPatterns: string[];
   denyPatterns: string[];
+  /** Pattern -> the reason of a decision it made, quoted once when the policy is built. */
+  allowReasons: Map<string, string>;
+  denyReasons: Map<string, string>;
+}
+
+/** What `match` and `matchResource` share: the pattern of `rules` that matches, if any. */
+type Matcher<R> = (rules: Map<string, R>, serverName: string, name: string) => string | undefined;
+
+function kindRules<R>(
+  compileKind: (patterns: readonly string[]) => Map<string, R>,
+  allowPatterns: string[],
+  denyPatterns: string[],
+): KindRules<R> {
+  const reasons = (prefix: string, patterns: readonly string[]) =>
+    new Map(patterns.map((pattern) => [pattern, `${prefix} ${shown(pattern)}`]));
+  return {
+    allow: compileKind(allowPatterns),
+    deny: compileKind(denyPatterns),
+    allowPatterns,
+    denyPatterns,
+    allowReasons: reasons("allowed by pattern", allowPatterns),
+    denyReasons: reasons("denied by pattern", denyPatterns),
+  };
 }
 
 interface ResourceRules {
   all?: string;
   exact: Map<string, string>;
   globs: { glob: string; pattern: string }[];
+}
+
+// Identities parse the same every time: the well-formed ones are remembered (a bounded map), so a
+// decision skips the two syntax regexes for an identity it has seen. The decision itself is still
+// made afresh on every call.
+const parsedIdentities = new Map<string, { serverName: string; toolName: string }>();
+
+function parsedIdentity(identity: string): { serverName: string; toolName: string } | undefined {
+  const known = parsedIdentities.get(identity);
+  if (known) return known;
+  const parsed = parseToolIdentity(identity);
+  if (parsed) {
+    if (parsedIdentities.size >= 1024) parsedIdentities.clear();
+    parsedIdentities.set(identity, parsed);
+  }
+  return parsed;
 }
 
 /** Prompt names as the policy accepts them: the tool-name characters, so look-alikes never pass. */
@@ -119,14 +154,17 @@ function shown(text: string): string {
 /**
  * The steps every decision shares once what is asked for is known to be well-formed: no grants of this
  * kind (deny by default), then a deny pattern, then an allow pattern. `kind` is "" for tools, else
- * "resource " or "prompt "; `subject` is what the messages quote.
+ * "resource " or "prompt "; `subject` is what the messages quote. `find(patterns, serverName, name)`
+ * looks up the pattern that matches; it comes with its arguments, so no closure is made per decision.
  */
 function decideByGrants<R>(
   agent: string,
   rules: KindRules<R> | undefined,
   kind: "" | "resource " | "prompt ",
   subject: string,
-  find: (patterns: Map<string, R>) => string | undefined,
+  find: Matcher<R>,
+  serverName: string,
+  name: string,
 ): MCPPermissionDecision {
   if (!rules || rules.allowPatterns.length === 0) {
     return {
@@ -135,16 +173,16 @@ function decideByGrants<R>(
       reason: `agent "${String(agent)}" has no ${kind}grants (deny by default)`,
     };
   }
-  const denied = find(rules.deny);
+  const denied = find(rules.deny, serverName, name);
   if (denied) {
     return {
       allowed: false,
       basis: "deny",
-      reason: `denied by pattern ${shown(denied)}`,
+      reason: rules.denyReasons.get(denied) ?? `denied by pattern ${shown(denied)}`,
       matchedPattern: denied,
     };
   }
-  const allowed = find(rules.allow);
+  const allowed = find(rules.allow, serverName, name);
   if (!allowed) {
     return {
       allowed: false,
@@ -155,7 +193,7 @@ function decideByGrants<R>(
   return {
     allowed: true,
     basis: "allow",
-    reason: `allowed by pattern ${shown(allowed)}`,
+    reason: rules.allowReasons.get(allowed) ?? `allowed by pattern ${shown(allowed)}`,
     matchedPattern: allowed,
   };
 }
@@ -330,26 +368,9 @@ export class MCPPermissionPolicy {
       const resources = kind(objectGrant?.resources, ".resources", resourcePatternProblem);
       const prompts = kind(objectGrant?.prompts, ".prompts", promptPatternProblem);
       this.#agents.set(agent, {
-        allow: compile(allowList),
-        deny: compile(denyList),
-        allowPatterns: allowList,
-        denyPatterns: denyList,
-        ...(resources && {
-          resources: {
-            allow: compileResources(resources.allow),
-            deny: compileResources(resources.deny),
-            allowPatterns: resources.allow,
-            denyPatterns: resources.deny,
-          },
-        }),
-        ...(prompts && {
-          prompts: {
-            allow: compile(prompts.allow),
-            deny: compile(prompts.deny),
-            allowPatterns: prompts.allow,
-            denyPatterns: prompts.deny,
-          },
-        }),
+        ...kindRules(compile, allowList, denyList),
+        ...(resources && { resources: kindRules(compileResources, resources.allow, resources.deny) }),
+        ...(prompts && { prompts: kindRules(compile, prompts.allow, prompts.deny) }),
       });
     }
     if (issues.length > 0) {
@@ -375,7 +396,7 @@ export class MCPPermissionPolicy {
 
   /** Decide whether `agent` may call `identity` — computed afresh on every call, never cached. */
   decide(agent: string, identity: string): MCPPermissionDecision {
-    const parsed = parseToolIdentity(identity);
+    const parsed = parsedIdentity(identity);
     if (!parsed) {
       return {
         allowed: false,
@@ -388,7 +409,9 @@ export class MCPPermissionPolicy {
       typeof agent === "string" ? this.#agents.get(agent) : undefined,
       "",
       identity,
-      (rules) => match(rules, parsed.serverName, parsed.toolName),
+      match,
+      parsed.serverName,
+      parsed.toolName,
     );
     if (
       decision.allowed &&
@@ -440,7 +463,9 @@ export class MCPPermissionPolicy {
       typeof agent === "string" ? this.#agents.get(agent)?.resources : undefined,
       "resource ",
       `${serverName}:${uri}`,
-      (rules) => matchResource(rules, serverName, uri),
+      matchResource,
+      serverName,
+      uri,
     );
   }
 
@@ -469,7 +494,9 @@ export class MCPPermissionPolicy {
       typeof agent === "string" ? this.#agents.get(agent)?.prompts : undefined,
       "prompt ",
       `${serverName}.${promptName}`,
-      (rules) => match(rules, serverName, promptName),
+      match,
+      serverName,
+      promptName,
     );
   }
 
