@@ -10,7 +10,7 @@
 //   4. LangChain's MCP adapters, when `@langchain/mcp-adapters` is installed (it is not a dependency).
 // Figures: per-call median with one call at a time, and calls/s with 64 calls in flight; ratios are to
 // the raw SDK Client (≤ 1.00× latency and ≥ 1.20× throughput are the targets).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,6 +48,35 @@ const official = createRequire(require.resolve("@agentforge/example-servers/pack
 interface Variant {
   name: string;
   call: () => Promise<unknown>;
+  /** The variant's own server process, for its CPU time (Linux /proc). */
+  serverPid?: () => number | undefined;
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat; undefined off Linux. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of the line (12 and 13 after the command), in clock ticks.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** Linux's USER_HZ: /proc reports CPU time in hundredths of a second on every common build. */
+const CLOCK_TICKS = 100;
+
+/**
+ * Where each variant's time goes with 64 calls in flight: the server's CPU per call (its own process),
+ * this process's CPU per call, and how busy the server was while the variant's batches ran — the server's
+ * CPU per call bounds any client's throughput.
+ */
+interface CpuAccount {
+  wallMs: number;
+  serverMs: number;
+  clientMs: number;
+  calls: number;
 }
 
 /** LangChain's MCP adapters, when installed anywhere this package can resolve them (never required). */
@@ -85,6 +114,7 @@ async function interleaved(
   rounds: number,
   batch: number,
   op: (v: Variant) => Promise<unknown>,
+  accounts?: CpuAccount[],
 ) {
   const samples = variants.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
@@ -92,10 +122,24 @@ async function interleaved(
       const index = (round + k) % variants.length;
       const variant = variants[index] as Variant;
       const out = samples[index] as number[];
+      const account = accounts?.[index];
+      const pid = variant.serverPid?.();
+      const serverBefore = account ? processCpuMs(pid) : undefined;
+      const clientBefore = account ? process.cpuUsage() : undefined;
+      const batchStarted = performance.now();
       for (let i = 0; i < batch; i++) {
         const started = performance.now();
         await op(variant);
         out.push(performance.now() - started);
+      }
+      if (account && clientBefore) {
+        const client = process.cpuUsage(clientBefore);
+        const serverAfter = processCpuMs(pid);
+        account.wallMs += performance.now() - batchStarted;
+        account.clientMs += (client.user + client.system) / 1000;
+        if (serverBefore !== undefined && serverAfter !== undefined)
+          account.serverMs += serverAfter - serverBefore;
+        account.calls += batch * IN_FLIGHT;
       }
     }
   }
@@ -109,9 +153,12 @@ const closers: (() => Promise<unknown>)[] = [];
 try {
   // 1. Raw SDK client.
   const raw = new Client({ name: "bench-raw", version: "0" });
-  await raw.connect(
-    new StdioClientTransport({ command: process.execPath, args: [official, root], stderr: "ignore" }),
-  );
+  const rawTransport = new StdioClientTransport({
+    command: process.execPath,
+    args: [official, root],
+    stderr: "ignore",
+  });
+  await raw.connect(rawTransport);
   closers.push(() => raw.close());
   await raw.listTools(); // caches the output-schema validators, as any real client would have them
   const rawCall = () => raw.callTool({ name: TOOL, arguments: {} });
@@ -154,9 +201,17 @@ try {
   const identity = `fs.${TOOL}`;
 
   const variants: Variant[] = [
-    { name: "raw SDK Client.callTool", call: rawCall },
-    { name: "MCPClientManager.callTool", call: () => manager.callTool("fs", TOOL, {}) },
-    { name: "MCPToolExecutor.execute (governed)", call: () => executor.execute("agent", identity, {}) },
+    { name: "raw SDK Client.callTool", call: rawCall, serverPid: () => rawTransport.pid ?? undefined },
+    {
+      name: "MCPClientManager.callTool",
+      call: () => manager.callTool("fs", TOOL, {}),
+      serverPid: () => manager.connectionStatus("fs").pid,
+    },
+    {
+      name: "MCPToolExecutor.execute (governed)",
+      call: () => executor.execute("agent", identity, {}),
+      serverPid: () => governedManager.connectionStatus("fs").pid,
+    },
   ];
   const langchain = await langchainVariant(root);
   if (typeof langchain === "string") {
@@ -202,7 +257,8 @@ try {
   heading(
     `official filesystem server over stdio: ${TOOL}, ${IN_FLIGHT} calls in flight (one sample = ${IN_FLIGHT} calls; interleaved, ${batchRounds} × 5 per variant)`,
   );
-  const concurrent = await interleaved(variants, batchRounds, 5, inFlight);
+  const accounts = variants.map(() => ({ wallMs: 0, serverMs: 0, clientMs: 0, calls: 0 }));
+  const concurrent = await interleaved(variants, batchRounds, 5, inFlight, accounts);
   printTable(concurrent);
   const callsPerSec = (row: Figures) => (IN_FLIGHT * 1000) / row.medianMs;
   const [baseBatch] = concurrent as [Figures];
@@ -215,6 +271,24 @@ try {
       formatRatio(callsPerSec(row), callsPerSec(baseBatch)),
     );
   }
+
+  heading(
+    `where the time goes with ${IN_FLIGHT} calls in flight (CPU time per call; the server's bounds throughput)`,
+  );
+  variants.forEach((variant, i) => {
+    const account = accounts[i];
+    if (!account || account.calls === 0) return;
+    const perCall = (ms: number) => `${((ms * 1000) / account.calls).toFixed(1)} µs`;
+    const server = account.serverMs > 0 ? perCall(account.serverMs) : "n/a (no /proc)";
+    printFigure(`${variant.name}: server CPU per call`, server);
+    printFigure(`${variant.name}: client CPU per call`, perCall(account.clientMs));
+    if (account.serverMs > 0) {
+      printFigure(
+        `${variant.name}: server busy while its batches ran`,
+        `${((100 * account.serverMs) / account.wallMs).toFixed(0)} %`,
+      );
+    }
+  });
 
   printFigure("load average (1 min) at the end", loadavg()[0]?.toFixed(2) ?? "?");
 
