@@ -1,6 +1,6 @@
 // `pnpm bench`: what governance costs per call against a real third-party server. The official
 // filesystem server (@modelcontextprotocol/server-filesystem, a devDependency of example-servers) is
-// spawned once per variant over stdio, and its cheapest tool (`list_allowed_directories`: no arguments,
+// spawned once per variant and trial over stdio (3 trials, BENCH_TRIALS), and its cheapest tool (`list_allowed_directories`: no arguments,
 // no filesystem access, one short text part plus structuredContent checked against its output schema)
 // is called side by side, in alternating batches in one run, through:
 //   1. the raw SDK Client (SDK stdio transport; listTools first, so it checks the output schema too),
@@ -115,6 +115,7 @@ async function interleaved(
   batch: number,
   op: (v: Variant) => Promise<unknown>,
   accounts?: CpuAccount[],
+  keep?: number[][],
 ) {
   const samples = variants.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
@@ -143,83 +144,119 @@ async function interleaved(
       }
     }
   }
+  if (keep) {
+    samples.forEach((list, index) => {
+      keep[index] = [...(keep[index] ?? []), ...list];
+    });
+  }
   return variants.map((variant, index) => summarize(variant.name, samples[index] as number[]));
 }
 
 const inFlight = (variant: Variant) => Promise.all(Array.from({ length: IN_FLIGHT }, variant.call));
 
-const root = mkdtempSync(join(tmpdir(), "af-governed-bench-"));
-const closers: (() => Promise<unknown>)[] = [];
-try {
-  // 1. Raw SDK client.
-  const raw = new Client({ name: "bench-raw", version: "0" });
-  const rawTransport = new StdioClientTransport({
-    command: process.execPath,
-    args: [official, root],
-    stderr: "ignore",
-  });
-  await raw.connect(rawTransport);
-  closers.push(() => raw.close());
-  await raw.listTools(); // caches the output-schema validators, as any real client would have them
-  const rawCall = () => raw.callTool({ name: TOOL, arguments: {} });
+/** Fresh server processes per trial: one server process alone can be ±10% off its siblings. */
+const TRIALS = Math.max(1, Number(process.env.BENCH_TRIALS) > 0 ? Number(process.env.BENCH_TRIALS) : 3);
 
-  // 2. Manager; 3. governed executor on its own manager (its own server process).
-  const config = (name: string): MCPServerConfig =>
-    ({
-      name,
-      enabled: true,
-      transport: "stdio",
+interface Trial {
+  variants: Variant[];
+  seen: { started: number; completed: number; failed: number };
+  close: () => Promise<void>;
+}
+
+/** Every variant with a server process of its own, connected and checked. */
+async function startTrial(root: string, withLangChain: boolean): Promise<Trial> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const closeOne of closers.reverse()) await closeOne().catch(() => undefined);
+  };
+  try {
+    // 1. Raw SDK client.
+    const raw = new Client({ name: "bench-raw", version: "0" });
+    const rawTransport = new StdioClientTransport({
       command: process.execPath,
       args: [official, root],
-      env: {},
-      connectionTimeout: 60,
-      toolTimeout: 30,
-      resetTimeoutOnProgress: false,
-    }) as MCPServerConfig;
-  const manager = new MCPClientManager([config("fs")], { logDir: false });
-  closers.push(() => manager.closeAll());
-  await manager.listTools("fs");
-  const governedManager = new MCPClientManager([config("fs")], { logDir: false });
-  closers.push(() => governedManager.closeAll());
-  const registry = new MCPToolRegistry();
-  registry.register("fs", await governedManager.listTools("fs"));
-  const executor = new MCPToolExecutor({
-    clientManager: governedManager,
-    registry,
-    policy: new MCPPermissionPolicy({ agent: ["fs.*"] }),
-  });
-  const seen = { started: 0, completed: 0, failed: 0 };
-  executor.events.on(MCP_TOOL_CALL_STARTED, () => {
-    seen.started++;
-  });
-  executor.events.on(MCP_TOOL_CALL_COMPLETED, () => {
-    seen.completed++;
-  });
-  executor.events.on(MCP_TOOL_CALL_FAILED, () => {
-    seen.failed++;
-  });
-  const identity = `fs.${TOOL}`;
+      stderr: "ignore",
+    });
+    await raw.connect(rawTransport);
+    closers.push(() => raw.close());
+    await raw.listTools(); // caches the output-schema validators, as any real client would have them
+    const rawCall = () => raw.callTool({ name: TOOL, arguments: {} });
 
-  const variants: Variant[] = [
-    { name: "raw SDK Client.callTool", call: rawCall, serverPid: () => rawTransport.pid ?? undefined },
-    {
-      name: "MCPClientManager.callTool",
-      call: () => manager.callTool("fs", TOOL, {}),
-      serverPid: () => manager.connectionStatus("fs").pid,
-    },
-    {
-      name: "MCPToolExecutor.execute (governed)",
-      call: () => executor.execute("agent", identity, {}),
-      serverPid: () => governedManager.connectionStatus("fs").pid,
-    },
-  ];
+    // 2. Manager; 3. governed executor on its own manager (its own server process).
+    const config = (name: string): MCPServerConfig =>
+      ({
+        name,
+        enabled: true,
+        transport: "stdio",
+        command: process.execPath,
+        args: [official, root],
+        env: {},
+        connectionTimeout: 60,
+        toolTimeout: 30,
+        resetTimeoutOnProgress: false,
+      }) as MCPServerConfig;
+    const manager = new MCPClientManager([config("fs")], { logDir: false });
+    closers.push(() => manager.closeAll());
+    await manager.listTools("fs");
+    const governedManager = new MCPClientManager([config("fs")], { logDir: false });
+    closers.push(() => governedManager.closeAll());
+    const registry = new MCPToolRegistry();
+    registry.register("fs", await governedManager.listTools("fs"));
+    const executor = new MCPToolExecutor({
+      clientManager: governedManager,
+      registry,
+      policy: new MCPPermissionPolicy({ agent: ["fs.*"] }),
+    });
+    const seen = { started: 0, completed: 0, failed: 0 };
+    executor.on(MCP_TOOL_CALL_STARTED, () => {
+      seen.started++;
+    });
+    executor.on(MCP_TOOL_CALL_COMPLETED, () => {
+      seen.completed++;
+    });
+    executor.on(MCP_TOOL_CALL_FAILED, () => {
+      seen.failed++;
+    });
+    const identity = `fs.${TOOL}`;
+    // Sanity: the governed path renders the server's text.
+    const check = await executor.execute("agent", identity, {});
+    if (!check.text.includes(root)) throw new Error(`unexpected result text: ${check.text}`);
+
+    const variants: Variant[] = [
+      { name: "raw SDK Client.callTool", call: rawCall, serverPid: () => rawTransport.pid ?? undefined },
+      {
+        name: "MCPClientManager.callTool",
+        call: () => manager.callTool("fs", TOOL, {}),
+        serverPid: () => manager.connectionStatus("fs").pid,
+      },
+      {
+        name: "MCPToolExecutor.execute (governed)",
+        call: () => executor.execute("agent", identity, {}),
+        serverPid: () => governedManager.connectionStatus("fs").pid,
+      },
+    ];
+    if (withLangChain) {
+      const langchain = await langchainVariant(root);
+      if (typeof langchain !== "string") {
+        variants.push(langchain.variant);
+        closers.push(langchain.close);
+      }
+    }
+    return { variants, seen, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+const root = mkdtempSync(join(tmpdir(), "af-governed-bench-"));
+try {
   const langchain = await langchainVariant(root);
   if (typeof langchain === "string") {
     heading("LangChain MCP adapters");
     printFigure("@langchain/mcp-adapters", langchain);
   } else {
-    variants.push(langchain.variant);
-    closers.push(langchain.close);
+    await langchain.close();
   }
 
   heading("machine");
@@ -230,20 +267,55 @@ try {
       .join(", ")}`,
   );
 
-  // Sanity: every variant answers, and the governed one renders the server's text.
-  const check = await executor.execute("agent", identity, {});
-  if (!check.text.includes(root)) throw new Error(`unexpected result text: ${check.text}`);
+  // Short turns (50 calls, 5 batches), many rounds, over several trials with fresh server processes:
+  // load changes on this shared machine, and differences between server processes, hit all alike.
+  const seqRounds = Math.max(2, Math.round((200 * scale) / TRIALS));
+  const batchRounds = Math.max(2, Math.round((120 * scale) / TRIALS));
+  let names: string[] = [];
+  const sequentialSamples: number[][] = [];
+  const concurrentSamples: number[][] = [];
+  const accounts: CpuAccount[] = [];
+  const seen = { started: 0, completed: 0, failed: 0 };
+  const perTrial: string[] = [];
+  for (let trial = 0; trial < TRIALS; trial++) {
+    const { variants, seen: trialSeen, close } = await startTrial(root, typeof langchain !== "string");
+    try {
+      names = variants.map((v) => v.name);
+      while (accounts.length < variants.length)
+        accounts.push({ wallMs: 0, serverMs: 0, clientMs: 0, calls: 0 });
+      // Warm-up of both sides (JIT in this process and in each server process).
+      for (let i = 0; i < (2000 * scale) / TRIALS; i++) for (const v of variants) await v.call();
+      for (let i = 0; i < (20 * scale) / TRIALS; i++) for (const v of variants) await inFlight(v);
+      const sequential = await interleaved(
+        variants,
+        seqRounds,
+        50,
+        (v) => v.call(),
+        undefined,
+        sequentialSamples,
+      );
+      const concurrent = await interleaved(variants, batchRounds, 5, inFlight, accounts, concurrentSamples);
+      const [rawSeq] = sequential as [Figures];
+      const [rawBatch] = concurrent as [Figures];
+      const governedSeq = sequential[2];
+      const governedBatch = concurrent[2];
+      if (governedSeq && governedBatch) {
+        perTrial.push(
+          `per call ${formatRatio(governedSeq.medianMs, rawSeq.medianMs)}, throughput ${formatRatio(rawBatch.medianMs, governedBatch.medianMs)}`,
+        );
+      }
+      seen.started += trialSeen.started;
+      seen.completed += trialSeen.completed;
+      seen.failed += trialSeen.failed;
+    } finally {
+      await close();
+    }
+  }
 
-  // Warm-up of both sides (JIT in this process and in each server process).
-  for (let i = 0; i < 2000 * scale; i++) for (const v of variants) await v.call();
-  for (let i = 0; i < 20 * scale; i++) for (const v of variants) await inFlight(v);
-
-  // Short turns (50 calls, 5 batches), many rounds: load changes on this shared machine hit all alike.
-  const seqRounds = Math.max(2, Math.round(200 * scale));
   heading(
-    `official filesystem server over stdio: ${TOOL}, one call at a time (interleaved, ${seqRounds} × 50 per variant)`,
+    `official filesystem server over stdio: ${TOOL}, one call at a time (${TRIALS} trials with fresh servers; interleaved, ${seqRounds} × 50 per variant each)`,
   );
-  const sequential = await interleaved(variants, seqRounds, 50, (v) => v.call());
+  const sequential = names.map((name, i) => summarize(name, sequentialSamples[i] ?? []));
   printTable(sequential);
   const [base] = sequential as [Figures];
   for (const row of sequential.slice(1)) {
@@ -253,12 +325,10 @@ try {
     );
   }
 
-  const batchRounds = Math.max(2, Math.round(120 * scale));
   heading(
-    `official filesystem server over stdio: ${TOOL}, ${IN_FLIGHT} calls in flight (one sample = ${IN_FLIGHT} calls; interleaved, ${batchRounds} × 5 per variant)`,
+    `official filesystem server over stdio: ${TOOL}, ${IN_FLIGHT} calls in flight (one sample = ${IN_FLIGHT} calls; ${TRIALS} trials; interleaved, ${batchRounds} × 5 per variant each)`,
   );
-  const accounts = variants.map(() => ({ wallMs: 0, serverMs: 0, clientMs: 0, calls: 0 }));
-  const concurrent = await interleaved(variants, batchRounds, 5, inFlight, accounts);
+  const concurrent = names.map((name, i) => summarize(name, concurrentSamples[i] ?? []));
   printTable(concurrent);
   const callsPerSec = (row: Figures) => (IN_FLIGHT * 1000) / row.medianMs;
   const [baseBatch] = concurrent as [Figures];
@@ -271,20 +341,23 @@ try {
       formatRatio(callsPerSec(row), callsPerSec(baseBatch)),
     );
   }
+  perTrial.forEach((line, i) => {
+    printFigure(`governed / raw SDK, trial ${i + 1} alone`, line);
+  });
 
   heading(
     `where the time goes with ${IN_FLIGHT} calls in flight (CPU time per call; the server's bounds throughput)`,
   );
-  variants.forEach((variant, i) => {
+  names.forEach((name, i) => {
     const account = accounts[i];
     if (!account || account.calls === 0) return;
     const perCall = (ms: number) => `${((ms * 1000) / account.calls).toFixed(1)} µs`;
     const server = account.serverMs > 0 ? perCall(account.serverMs) : "n/a (no /proc)";
-    printFigure(`${variant.name}: server CPU per call`, server);
-    printFigure(`${variant.name}: client CPU per call`, perCall(account.clientMs));
+    printFigure(`${name}: server CPU per call`, server);
+    printFigure(`${name}: client CPU per call`, perCall(account.clientMs));
     if (account.serverMs > 0) {
       printFigure(
-        `${variant.name}: server busy while its batches ran`,
+        `${name}: server busy while its batches ran`,
         `${((100 * account.serverMs) / account.wallMs).toFixed(0)} %`,
       );
     }
@@ -299,6 +372,5 @@ try {
   if (seen.started !== seen.completed || seen.failed > 0)
     throw new Error("governed calls lost events or failed");
 } finally {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
   rmSync(root, { recursive: true, force: true });
 }
