@@ -174,15 +174,19 @@ function readBody(req: IncomingMessage, limit: number, maxDepth: number): Promis
     const refuse = (outcome: BodyOutcome) => {
       cleanup();
       chunks.length = 0;
-      // Read and drop the rest so the client gets the answer instead of a broken pipe; a client that
-      // keeps sending past another `limit` bytes loses the connection.
+      // Read and drop the rest, and answer only once the client has sent it all: a response that ends
+      // while the upload goes on makes Node.js close the connection, and the client (still writing) sees
+      // a reset instead of the answer. A client that keeps sending past another `limit` bytes loses the
+      // connection.
       let drained = 0;
+      const answer = () => resolve(outcome);
       req.on("data", (chunk: Buffer) => {
         drained += chunk.length;
         if (drained > limit) req.socket.destroy();
       });
+      req.once("end", answer);
+      req.once("close", answer);
       req.on("error", () => undefined);
-      resolve(outcome);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
