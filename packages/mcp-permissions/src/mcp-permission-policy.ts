@@ -123,22 +123,6 @@ interface ResourceRules {
   globs: { glob: string; pattern: string }[];
 }
 
-// Identities parse the same every time: the well-formed ones are remembered (a bounded map), so a
-// decision skips the two syntax regexes for an identity it has seen. The decision itself is still
-// made afresh on every call.
-const parsedIdentities = new Map<string, { serverName: string; toolName: string }>();
-
-function parsedIdentity(identity: string): { serverName: string; toolName: string } | undefined {
-  const known = parsedIdentities.get(identity);
-  if (known) return known;
-  const parsed = parseToolIdentity(identity);
-  if (parsed) {
-    if (parsedIdentities.size >= 1024) parsedIdentities.clear();
-    parsedIdentities.set(identity, parsed);
-  }
-  return parsed;
-}
-
 /** Prompt names as the policy accepts them: the tool-name characters, so look-alikes never pass. */
 const PROMPT_NAME = /^[A-Za-z0-9_.\-/]{1,128}$/;
 
@@ -396,7 +380,7 @@ export class MCPPermissionPolicy {
 
   /** Decide whether `agent` may call `identity` — computed afresh on every call, never cached. */
   decide(agent: string, identity: string): MCPPermissionDecision {
-    const parsed = parsedIdentity(identity);
+    const parsed = parseToolIdentity(identity);
     if (!parsed) {
       return {
         allowed: false,

@@ -24,16 +24,28 @@ export function toolIdentity(serverName: string, toolName: string): string {
   return `${serverName}.${toolName}`;
 }
 
+// Identities parse the same every time, and the executor and the policy both parse each call's: the
+// well-formed ones are remembered in a bounded map (cleared when full), so a call skips the two syntax
+// regexes for an identity seen before. The parts are frozen, as they are shared.
+const PARSED_LIMIT = 1024;
+const parsed = new Map<string, { serverName: string; toolName: string }>();
+
 /**
  * Split an identity at its FIRST dot into server and tool, or undefined when it is not a well-formed
- * identity (server name per the config rules, tool name of MCP tool-name characters).
+ * identity (server name per the config rules, tool name of MCP tool-name characters). The result is
+ * frozen (it may be shared between calls).
  */
 export function parseToolIdentity(identity: string): { serverName: string; toolName: string } | undefined {
   if (typeof identity !== "string") return undefined;
+  const known = parsed.get(identity);
+  if (known) return known;
   const dot = identity.indexOf(".");
   if (dot <= 0) return undefined;
   const serverName = identity.slice(0, dot);
   const toolName = identity.slice(dot + 1);
   if (!SERVER_NAME_PATTERN.test(serverName) || !TOOL_NAME.test(toolName)) return undefined;
-  return { serverName, toolName };
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  const parts = Object.freeze({ serverName, toolName });
+  parsed.set(identity, parts);
+  return parts;
 }
