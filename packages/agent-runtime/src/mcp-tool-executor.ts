@@ -206,6 +206,9 @@ function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 100) / 100;
 }
 
+/** What `MCPPermissionDeniedError` is constructed from. */
+type MCPPermissionDeniedErrorOptions = ConstructorParameters<typeof MCPPermissionDeniedError>[0];
+
 /** A policy decision, or the deny-by-default answer for a policy that cannot decide resources or prompts. */
 type AccessDecision = { allowed: boolean; reason: string; matchedPattern?: string };
 
@@ -513,38 +516,25 @@ export class MCPToolExecutor {
       typeof decide === "function"
         ? decide.call(this.policy, base.agent, base.serverName, uri)
         : { allowed: false, reason: "this permission policy cannot decide resource reads (deny by default)" };
-    if (!decision.allowed) {
-      return this.#accessFailed(
-        MCP_RESOURCE_READ,
-        base,
-        started,
-        "denied",
-        new MCPPermissionDeniedError({
-          agent: base.agent,
-          kind: "resource",
-          identity: `${base.serverName}:${base.uri}`,
-          serverName: base.serverName,
-          uri: base.uri,
-          reason: decision.reason,
-          ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
-        }),
-        secret,
-      );
-    }
-    let raw: MCPReadResourceResult;
-    try {
-      const read = this.#client.readResource;
-      if (typeof read !== "function")
-        throw new TypeError("MCPToolExecutor.readResource: the client manager has no readResource");
-      raw = await read.call(
-        this.#client,
-        base.serverName,
-        uri,
-        options.signal ? { signal: options.signal } : {},
-      );
-    } catch (error) {
-      return this.#accessFailed(MCP_RESOURCE_READ, base, started, outcomeOf(error), error, secret);
-    }
+    const read = this.#client.readResource;
+    const raw = await this.#access(
+      MCP_RESOURCE_READ,
+      base,
+      started,
+      decision,
+      { kind: "resource", identity: `${base.serverName}:${base.uri}`, uri: base.uri },
+      () => {
+        if (typeof read !== "function")
+          throw new TypeError("MCPToolExecutor.readResource: the client manager has no readResource");
+        return read.call(
+          this.#client,
+          base.serverName,
+          uri,
+          options.signal ? { signal: options.signal } : {},
+        );
+      },
+      secret,
+    );
     const rendered = renderResourceContents(raw.contents, this.#maxResultChars);
     const durationMs = this.#accessDone(MCP_RESOURCE_READ, base, started);
     return {
@@ -583,38 +573,25 @@ export class MCPToolExecutor {
       typeof decide === "function"
         ? decide.call(this.policy, base.agent, base.serverName, name)
         : { allowed: false, reason: "this permission policy cannot decide prompts (deny by default)" };
-    if (!decision.allowed) {
-      return this.#accessFailed(
-        MCP_PROMPT_GET,
-        base,
-        started,
-        "denied",
-        new MCPPermissionDeniedError({
-          agent: base.agent,
-          kind: "prompt",
-          identity: `${base.serverName}.${prompt}`,
-          serverName: base.serverName,
-          promptName: prompt,
-          reason: decision.reason,
-          ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
-        }),
-      );
-    }
-    let raw: MCPGetPromptResult;
-    try {
-      const get = this.#client.getPrompt;
-      if (typeof get !== "function")
-        throw new TypeError("MCPToolExecutor.getPrompt: the client manager has no getPrompt");
-      raw = await get.call(
-        this.#client,
-        base.serverName,
-        name,
-        args,
-        options.signal ? { signal: options.signal } : {},
-      );
-    } catch (error) {
-      return this.#accessFailed(MCP_PROMPT_GET, base, started, outcomeOf(error), error);
-    }
+    const get = this.#client.getPrompt;
+    const raw = await this.#access(
+      MCP_PROMPT_GET,
+      base,
+      started,
+      decision,
+      { kind: "prompt", identity: `${base.serverName}.${prompt}`, promptName: prompt },
+      () => {
+        if (typeof get !== "function")
+          throw new TypeError("MCPToolExecutor.getPrompt: the client manager has no getPrompt");
+        return get.call(
+          this.#client,
+          base.serverName,
+          name,
+          args,
+          options.signal ? { signal: options.signal } : {},
+        );
+      },
+    );
     const rendered = renderPromptMessages(raw.messages, this.#maxResultChars);
     const durationMs = this.#accessDone(MCP_PROMPT_GET, base, started);
     return {
@@ -625,6 +602,37 @@ export class MCPToolExecutor {
       ...renderedFields(rendered),
       durationMs,
     };
+  }
+
+  /**
+   * What a resource read and a prompt request share: a denied one fails with `MCPPermissionDeniedError`
+   * (never reaching the server), an allowed one runs `request`; either failure is reported as the access
+   * event (with `redact` cut from its message) and thrown.
+   */
+  async #access<R>(
+    event: typeof MCP_RESOURCE_READ | typeof MCP_PROMPT_GET,
+    base: Omit<MCPAccessEvent, "timestamp" | "outcome" | "durationMs">,
+    started: number,
+    decision: AccessDecision,
+    subject: Pick<MCPPermissionDeniedErrorOptions, "kind" | "identity" | "uri" | "promptName">,
+    request: () => Promise<R>,
+    redact?: string,
+  ): Promise<R> {
+    if (!decision.allowed) {
+      const denied = new MCPPermissionDeniedError({
+        agent: base.agent,
+        serverName: base.serverName,
+        ...subject,
+        reason: decision.reason,
+        ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
+      });
+      return this.#accessFailed(event, base, started, "denied", denied, redact);
+    }
+    try {
+      return await request();
+    } catch (error) {
+      return this.#accessFailed(event, base, started, outcomeOf(error), error, redact);
+    }
   }
 
   #accessDone(
@@ -746,22 +754,8 @@ export class MCPToolExecutor {
     );
   }
 
-  // Identities parse the same every time: the valid ones are remembered (a bounded map).
-  readonly #identities = new Map<string, { serverName: string; toolName: string }>();
-
-  #parse(identity: string): { serverName: string; toolName: string } | undefined {
-    const known = this.#identities.get(identity);
-    if (known) return known;
-    const parsed = parseToolIdentity(identity);
-    if (parsed) {
-      if (this.#identities.size >= 1024) this.#identities.clear();
-      this.#identities.set(identity, parsed);
-    }
-    return parsed;
-  }
-
   #begin(agent: string, identity: string): CallContext {
-    const parsed = this.#parse(identity);
+    const parsed = parseToolIdentity(identity);
     const serverName = parsed?.serverName ?? "";
     const toolName = parsed?.toolName ?? identity;
     const call: CallContext = {
