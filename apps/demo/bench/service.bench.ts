@@ -21,7 +21,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatMs, formatRatio, heading, printFigure } from "@agentforge/bench";
 import { createTestDatabase, type TestDatabase } from "../src/service/postgres/test-database.js";
-import { exampleServerBin, SAMPLE_PROJECT, type Served, startServe } from "../test/e2e/mcp-fixtures.js";
+import {
+  exampleServerBin,
+  SAMPLE_PROJECT,
+  type Served,
+  SseSplitter,
+  startServe,
+} from "../test/e2e/mcp-fixtures.js";
 import { descendantPids } from "../test/e2e/service-fixtures.js";
 
 const envInt = (name: string, fallback: number): number => {
@@ -230,21 +236,13 @@ function watch(instance: Instance, runId: string): Watch {
         throw new Error(`GET ${url} answered ${response.status}, not an event stream`);
       }
       const decoder = new TextDecoder();
-      let buffer = "";
+      const splitter = new SseSplitter();
       for await (const chunk of response.body) {
         const receivedAt = Date.now();
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const field = (name: string) =>
-            block
-              .split("\n")
-              .find((line) => line.startsWith(`${name}: `))
-              ?.slice(name.length + 2);
-          const id = field("id");
+        for (const block of splitter.push(decoder.decode(chunk as Uint8Array, { stream: true }))) {
+          const id = block.id;
           if (id === undefined) continue; // a keep-alive comment
-          const data = JSON.parse(field("data") ?? "{}") as Record<string, unknown>;
+          const data = JSON.parse(block.data ?? "{}") as Record<string, unknown>;
           result.ids.push(Number(id));
           const at = Date.parse(String(data.at));
           if (!Number.isFinite(at)) throw new Error(`event ${id} of run ${runId} has no valid "at"`);

@@ -195,6 +195,39 @@ export interface SseEvent {
   data: Record<string, unknown>;
 }
 
+/** The fields of one SSE event block that the API sends (comment lines and other fields left out). */
+export interface SseBlock {
+  id?: string;
+  event?: string;
+  data?: string;
+}
+
+/**
+ * Splits the text of an event stream into its blocks, as chunks arrive: `push` returns the blocks the
+ * text completed (a keep-alive comment gives a block without fields); an unfinished block waits.
+ */
+export class SseSplitter {
+  #buffer = "";
+
+  push(text: string): SseBlock[] {
+    this.#buffer += text;
+    const blocks: SseBlock[] = [];
+    for (let end = this.#buffer.indexOf("\n\n"); end >= 0; end = this.#buffer.indexOf("\n\n")) {
+      const block: SseBlock = {};
+      for (const line of this.#buffer.slice(0, end).split("\n")) {
+        const colon = line.indexOf(":");
+        if (colon <= 0) continue; // a comment (":..."), or not a field
+        const name = line.slice(0, colon);
+        if (name === "id" || name === "event" || name === "data")
+          block[name] = line.slice(colon + 1).replace(/^ /, "");
+      }
+      blocks.push(block);
+      this.#buffer = this.#buffer.slice(end + 2);
+    }
+    return blocks;
+  }
+}
+
 /**
  * Read an SSE stream until it ends, `until` returns true, or `timeoutMs` passes (then it rejects).
  * Returns the events read and the response status and headers.
@@ -225,31 +258,23 @@ export async function readSse(
       return { status: response.status, contentType, events, raw, ended: true };
     }
     const decoder = new TextDecoder();
-    let buffer = "";
+    const splitter = new SseSplitter();
     let stopped = false;
     for await (const chunk of response.body) {
       const text = decoder.decode(chunk as Uint8Array, { stream: true });
       raw += text;
-      buffer += text;
-      let end = buffer.indexOf("\n\n");
-      while (end >= 0 && !stopped) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf("\n\n");
-        const fields = new Map<string, string>();
-        for (const line of block.split("\n")) {
-          if (line.startsWith(":") || !line.includes(":")) continue;
-          const colon = line.indexOf(":");
-          fields.set(line.slice(0, colon), line.slice(colon + 1).replace(/^ /, ""));
-        }
-        if (!fields.has("data")) continue;
+      for (const block of splitter.push(text)) {
+        if (block.data === undefined) continue;
         const event: SseEvent = {
-          id: Number(fields.get("id")),
-          event: fields.get("event") ?? "message",
-          data: JSON.parse(fields.get("data") as string) as Record<string, unknown>,
+          id: Number(block.id),
+          event: block.event ?? "message",
+          data: JSON.parse(block.data) as Record<string, unknown>,
         };
         events.push(event);
-        if (options.until?.(event)) stopped = true;
+        if (options.until?.(event)) {
+          stopped = true;
+          break;
+        }
       }
       // Leaving the loop cancels the body stream cleanly; aborting the request while the iterator still
       // reads would make its cleanup reject with AbortError.

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../src/service/postgres/test-database.js";
-import { type Served, startServe } from "./mcp-fixtures.js";
+import { type Served, SseSplitter, startServe } from "./mcp-fixtures.js";
 import { descendantPids, jsonClient, type ServiceRoster, serviceRoster } from "./service-fixtures.js";
 
 const skipReason = process.env.TEST_DATABASE_URL
@@ -81,23 +81,16 @@ function openStream(url: string, lastEventId: number) {
     });
     if (!response.body) throw new Error(`no event stream at ${url} (${response.status})`);
     const decoder = new TextDecoder();
-    let buffer = "";
+    const splitter = new SseSplitter();
     for await (const chunk of response.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const field = (name: string) =>
-          block
-            .split("\n")
-            .find((line) => line.startsWith(`${name}: `))
-            ?.slice(name.length + 2);
-        const id = field("id");
+      for (const { id, event, data } of splitter.push(
+        decoder.decode(chunk as Uint8Array, { stream: true }),
+      )) {
         if (id === undefined) continue; // a keep-alive comment
         events.push({
           id: Number(id),
-          type: field("event") ?? "message",
-          data: JSON.parse(field("data") ?? "{}") as Record<string, unknown>,
+          type: event ?? "message",
+          data: JSON.parse(data ?? "{}") as Record<string, unknown>,
         });
       }
     }
