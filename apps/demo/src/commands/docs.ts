@@ -4,8 +4,7 @@ import { parseArgs } from "node:util";
 import type { RunDocsOptions } from "../docs/run-docs.js";
 import { createProgress } from "../internal/progress.js";
 import { UsageError } from "../internal/usage-error.js";
-
-export { DOCS_USAGE } from "./usage.js";
+import { DOCS_USAGE } from "./usage.js";
 
 function integer(value: string | undefined, flag: string, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -28,8 +27,13 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
       config: { type: "string" },
       "state-dir": { type: "string" },
       otel: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
     },
   });
+  if (values.help) {
+    process.stdout.write(`${DOCS_USAGE}\n`);
+    return 0;
+  }
   if (positionals.length !== 1) {
     throw new UsageError(mode === "docs" ? "docs expects one <folder>" : "resume expects one <run-id>");
   }

@@ -324,6 +324,9 @@ describe("agentforge mcp (temp roster)", () => {
       invalid,
       help,
       top,
+      docsHelp,
+      resumeHelp,
+      serveHelp,
     ] = await limited([
       () => mcp(["inspect", "nope"]),
       () => mcp(["test", "nope"], { json: false }),
@@ -338,6 +341,9 @@ describe("agentforge mcp (temp roster)", () => {
       () => mcp(["health"], { config: bad, json: false }),
       () => agentforge(["mcp", "--help"]),
       () => agentforge(["--help"]),
+      () => agentforge(["docs", "--help"]),
+      () => agentforge(["resume", "-h"]),
+      () => agentforge(["serve", "--help"]),
     ]);
     const code = (name: string, result: CliResult | undefined) =>
       `${name}: ${result?.code} ${result?.code === 2 ? "" : (result?.stderr ?? "")}`;
@@ -374,6 +380,15 @@ describe("agentforge mcp (temp roster)", () => {
     expect(help?.stdout).toContain("Usage: agentforge mcp <verb> [options]");
     expect(top?.stdout).toContain("mcp <verb>");
     expect(top?.stdout).toContain("serve");
+    // Every command answers --help with its own usage (exit 0), before checking any other argument.
+    for (const [name, result, usage] of [
+      ["docs --help", docsHelp, "agentforge docs <folder>"],
+      ["resume -h", resumeHelp, "agentforge resume <run-id>"],
+      ["serve --help", serveHelp, "Usage: agentforge serve"],
+    ] as const) {
+      expect(code(name, result)).toBe(`${name}: 0 ${result?.stderr ?? ""}`);
+      expect(result?.stdout).toContain(usage);
+    }
   });
 
   it("colours only on a TTY and never with NO_COLOR", async () => {
