@@ -165,7 +165,7 @@ uv.lock
 
 ## Key files
 
-- \`README.md\` — harbour
+- \`README.md\` — harbour: Prints harbour tides.
 - \`Makefile\` — targets \`test\`
 - \`tools/fetch.sh\` — Fetches the tide table.
 - \`src/app/main.py\` — Entry point. Defines \`main\`

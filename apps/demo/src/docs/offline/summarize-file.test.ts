@@ -44,6 +44,12 @@ describe("one line per file, from its own content", () => {
     ]);
     expect(summarizeFile("Makefile", "run:\n\tpython3 main.py\n")).toBe("targets `run`");
     expect(summarizeFile("README.md", "Tides\n=====\nText.\n")).toBe("Tides");
+    expect(
+      summarizeFile("README.md", "# Tides\nPrints the tide table, e.g. 3.2 m at noon. Run `tides`.\n"),
+    ).toBe("Tides: Prints the tide table, e.g. 3.2 m at noon.");
+    expect(summarizeFile("readme.txt", "Prints tide tables for harbours. Run it daily.\n")).toBe(
+      "Prints tide tables for harbours.",
+    );
     expect(summarizeFile("go.mod", "module a.invalid/b\n")).toBe("Go module `a.invalid/b`");
     expect(summarizeFile("notes.txt", "\n  hello there\n")).toBe("starts with `hello there`");
     expect(summarizeFile("empty.txt", "")).toBe("empty");

@@ -1,7 +1,7 @@
 // One line about a file from its own content: its doc comment where it has one, and its top-level
 // definitions (functions, classes, exported names) for JS/TS, Python, Go, Rust and shell.
 import { describeManifest, parseManifest } from "./manifests.js";
-import { readmeTitle } from "./readme.js";
+import { readmePurpose, readmeTitle } from "./readme.js";
 
 const MAX_NAMES = 6;
 const MAX_LINE = 160;
@@ -131,12 +131,22 @@ function clip(text: string): string {
   return text.length > MAX_LINE ? `${text.slice(0, MAX_LINE - 1)}…` : text;
 }
 
+/** A README's title and the first sentence of its first prose paragraph (either alone when that is all). */
+function readmeLine(text: string): string {
+  const title = readmeTitle(text);
+  const purpose = readmePurpose(text);
+  // A sentence ends at . ! or ? before a capital, a code span or a quote ("e.g. 3 m" does not end one).
+  const sentence = purpose?.match(/^.+?[.!?](?=\s+[A-Z`"'(]|\s*$)/)?.[0] ?? purpose;
+  if (title && sentence) return `${title}: ${sentence}`;
+  return title ?? sentence ?? "README";
+}
+
 /** One line about a file, from its content alone. */
 export function summarizeFile(file: string, text: string): string {
   const base = file.split("/").at(-1) ?? file;
   const manifest = parseManifest(base, text);
   if (manifest) return clip(describeManifest(manifest));
-  if (/^readme(\.[a-z]+)?$/i.test(base)) return clip(readmeTitle(text) ?? "README");
+  if (/^readme(\.[a-z]+)?$/i.test(base)) return clip(readmeLine(text));
   if (/^(makefile|gnumakefile|justfile)$/i.test(base)) {
     const targets = makeTargets(text);
     return targets.length > 0 ? clip(`targets ${targets.map((t) => `\`${t}\``).join(", ")}`) : "no targets";
