@@ -1,15 +1,14 @@
-// `pnpm bench`: what the executor (registry lookup, policy decision, events, span, result rendering)
-// costs on top of a raw SDK callTool — in memory (pure overhead) and over stdio (what users see).
+// `pnpm bench`: what the executor itself (registry lookup, policy decision, argument check, events,
+// result rendering) costs on top of a raw SDK callTool, over the SDK's in-memory transport, where no
+// process or pipe hides it. What users see over stdio, against the official filesystem server, with the
+// raw SDK client and the manager side by side, is governed.bench.ts.
 
 import { MCP_TOOL_CALL_COMPLETED, type MCPToolCallClient, MCPToolExecutor } from "@agentforge/agent-runtime";
 import { compare, formatRatio, printFigure } from "@agentforge/bench";
 import { createLocalToolsServer } from "@agentforge/example-servers";
-import { MCPClientManager } from "@agentforge/mcp-client";
 import type { MCPServerConfig } from "@agentforge/mcp-config";
 import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
-import { STDIO_TEST_SERVER, stdioTestServer } from "@agentforge/test-servers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 
 const args = { text: "hello" };
@@ -49,50 +48,27 @@ async function inMemory() {
   executor.events.on(MCP_TOOL_CALL_COMPLETED, () => {
     events++;
   });
-  const rows = await compare("agent-runtime: executor vs raw SDK callTool, in-memory transport (echo)", [
-    { name: "raw SDK client.callTool", fn: () => client.callTool({ name: "echo", arguments: args }) },
-    { name: "MCPToolExecutor.execute", fn: () => executor.execute("agent", "mem.echo", args) },
-  ]);
+  const rows = await compare(
+    "agent-runtime: executor vs raw SDK callTool, in-memory transport (echo)",
+    [
+      { name: "raw SDK client.callTool", fn: () => client.callTool({ name: "echo", arguments: args }) },
+      { name: "MCPToolExecutor.execute", fn: () => executor.execute("agent", "mem.echo", args) },
+    ],
+    { rounds: 12 },
+  ); // short alternating turns: GC and JIT pauses land on both variants alike
   const [raw, ours] = rows;
   if (raw && ours) {
     printFigure(
       "executor overhead per call (median)",
       `${((ours.medianMs - raw.medianMs) * 1000).toFixed(1)} µs`,
     );
-    printFigure("ratio (target ≤ 1.10×)", formatRatio(ours.medianMs, raw.medianMs));
+    printFigure(
+      "ratio (no I/O to hide it; over stdio see governed.bench.ts)",
+      formatRatio(ours.medianMs, raw.medianMs),
+    );
   }
   printFigure("completed events seen", events);
   await client.close();
 }
 
-async function overStdio() {
-  const manager = new MCPClientManager([stdioTestServer("bench")], { logDir: false });
-  const registry = new MCPToolRegistry();
-  registry.register("bench", await manager.listTools("bench"));
-  const executor = new MCPToolExecutor({
-    clientManager: manager,
-    registry,
-    policy: new MCPPermissionPolicy({ agent: ["bench.*"] }),
-  });
-  const raw = new Client({ name: "bench-raw", version: "0" });
-  await raw.connect(
-    new StdioClientTransport({ command: process.execPath, args: [STDIO_TEST_SERVER], stderr: "ignore" }),
-  );
-  const rows = await compare("agent-runtime: executor vs raw SDK callTool, stdio (echo on the test server)", [
-    { name: "raw SDK client.callTool", fn: () => raw.callTool({ name: "echo", arguments: args }) },
-    { name: "MCPToolExecutor.execute", fn: () => executor.execute("agent", "bench.echo", args) },
-  ]);
-  const [base, ours] = rows;
-  if (base && ours) {
-    printFigure(
-      "executor overhead per call (median)",
-      `${((ours.medianMs - base.medianMs) * 1000).toFixed(1)} µs`,
-    );
-    printFigure("ratio (target ≤ 1.10×)", formatRatio(ours.medianMs, base.medianMs));
-  }
-  await raw.close();
-  await manager.closeAll();
-}
-
 await inMemory();
-await overStdio();
