@@ -144,13 +144,21 @@ function nextCalls(knowledge: Knowledge, tools: ScriptContext["tools"], root: st
       (file) => !made.has(`read_text_file|${file}`),
     );
     for (const file of wanted.slice(0, Math.max(0, limit - readSoFar))) {
-      const base = file.split("/").at(-1) ?? file;
-      const whole = /\.(json|toml|mod|cfg|ya?ml)$/.test(base);
-      const head = /^readme/i.test(base) ? budget.readmeHeadLines : budget.headLines;
-      calls.push({ name: readText, args: whole ? { path: abs(file) } : { path: abs(file), head } });
+      const head = headLinesOf(file);
+      calls.push({
+        name: readText,
+        args: head === undefined ? { path: abs(file) } : { path: abs(file), head },
+      });
     }
   }
   return calls.slice(0, room);
+}
+
+/** How many lines of `file` are read: manifests and config files whole (undefined), the rest their head. */
+function headLinesOf(file: string): number | undefined {
+  const base = file.split("/").at(-1) ?? file;
+  if (/\.(json|toml|mod|cfg|ya?ml)$/.test(base)) return undefined;
+  return /^readme/i.test(base) ? OFFLINE_BUDGET.readmeHeadLines : OFFLINE_BUDGET.headLines;
 }
 
 /** The step function for `ScriptedChatModel`: decides each reply from the conversation so far. */
@@ -245,7 +253,7 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
   for (const [file, read] of reads) {
     out.push(
       read.ok
-        ? `- \`${file}\` — ${summarizeFile(file, read.text)}`
+        ? `- \`${file}\` — ${summarizeFile(file, read.text, headLinesOf(file))}`
         : `- \`${file}\` — could not be read (${read.text.split("\n")[0]})`,
     );
   }

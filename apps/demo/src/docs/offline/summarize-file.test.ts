@@ -18,6 +18,25 @@ describe("one line per file, from its own content", () => {
     const py =
       '#!/usr/bin/env python3\n"""Entry point: reads a tide table."""\nimport sys\n\nclass Table:\n    def parse(self):\n        pass\n\nasync def main():\n    pass\n';
     expect(summarizeFile("src/main.py", py)).toBe("Entry point: reads a tide table. Defines `Table`, `main`");
+    // `__all__` is the module's public interface.
+    const init =
+      'from .core import Tide\n\n__all__ = [\n    "Tide",\n    "predict",\n]\n\ndef _helper():\n    pass\n';
+    expect(summarizeFile("tides/__init__.py", init)).toBe("exports `Tide`, `predict`");
+  });
+
+  it("tool directives are not doc comments; a file read in part says its names are from that part", () => {
+    const py = "# mypy: allow-untyped-defs\n# -*- coding: utf-8 -*-\nimport os\n\ndef run():\n    pass\n";
+    expect(summarizeFile("fixtures.py", py)).toBe("defines `run`");
+    expect(summarizeFile("conftest.py", "# mypy: allow-untyped-defs\nimport os\n")).toBe(
+      "starts with `import os`",
+    );
+    const ts = "// @ts-nocheck\n/* eslint-disable */\nexport function load() {}\n";
+    expect(summarizeFile("load.ts", ts)).toBe("exports `load`");
+    const sh = "#!/bin/sh\n# shellcheck disable=SC2086\n# Builds the site.\nbuild() { :; }\n";
+    expect(summarizeFile("build.sh", sh)).toBe("Builds the site. Defines `build`");
+    const head = `"""Core loop."""\n${"\n".repeat(50)}def main():\n    pass\n${"x = 1\n".repeat(10)}`;
+    expect(summarizeFile("main.py", head, 60)).toBe("Core loop. Defines `main` in its first 60 lines");
+    expect(summarizeFile("main.py", head, 200)).toBe("Core loop. Defines `main`");
   });
 
   it("Go: the package doc comment; Rust: the //! comment", () => {

@@ -60,8 +60,13 @@ export function topLevelDefinitions(file: string, text: string): { exported: boo
         ]),
       };
     }
-    case "python":
+    case "python": {
+      // A module's `__all__` is its public interface; otherwise its top-level defs and classes.
+      const all = /^__all__\s*(?::[^=\n]*)?=\s*[[(]([^\])]*)[\])]/m.exec(text)?.[1];
+      const exported = all ? [...all.matchAll(/["'](\w+)["']/g)].map((m) => m[1] as string) : [];
+      if (exported.length > 0) return { exported: true, names: exported };
       return { exported: false, names: names(text, [/^(?:async\s+)?def\s+(\w+)/gm, /^class\s+(\w+)/gm]) };
+    }
     case "go":
       return {
         exported: false,
@@ -84,6 +89,10 @@ export function topLevelDefinitions(file: string, text: string): { exported: boo
       return { exported: false, names: [] };
   }
 }
+
+/** Comment lines that speak to a tool, not to a reader (lint, type-check and editor directives, licences). */
+const DIRECTIVE =
+  /^(@|eslint|prettier|biome-ignore|jshint|istanbul|c8\s|noqa|type:|mypy:|pyright:|pylint:|flake8|ruff:|isort:|fmt:|shellcheck|vim?:|(-\*-\s*)?coding[:=]|-\*-|SPDX|Copyright|!\/)/i;
 
 /** The file's leading doc comment, as one sentence-ish line. */
 export function docComment(file: string, text: string): string | undefined {
@@ -120,7 +129,7 @@ export function docComment(file: string, text: string): string | undefined {
       if (first.length > 0) break;
       continue;
     }
-    if (/^(@|eslint|prettier|biome-ignore|noqa|type:|-\*-|SPDX|Copyright|!\/)/i.test(t)) continue;
+    if (DIRECTIVE.test(t)) continue;
     first.push(t);
   }
   const joined = first.join(" ").replace(/\s+/g, " ").trim();
@@ -141,8 +150,11 @@ function readmeLine(text: string): string {
   return title ?? sentence ?? "README";
 }
 
-/** One line about a file, from its content alone. */
-export function summarizeFile(file: string, text: string): string {
+/**
+ * One line about a file, from its content alone. `readLines`: the file was read up to that many lines;
+ * when the text fills them, the file may go on, and its definitions are said to be from that part only.
+ */
+export function summarizeFile(file: string, text: string, readLines?: number): string {
   const base = file.split("/").at(-1) ?? file;
   const manifest = parseManifest(base, text);
   if (manifest) return clip(describeManifest(manifest));
@@ -154,7 +166,10 @@ export function summarizeFile(file: string, text: string): string {
   const doc = docComment(file, text);
   const defs = topLevelDefinitions(file, text);
   const list = defs.names.slice(0, MAX_NAMES).map((n) => `\`${n}\``);
-  const more = defs.names.length > MAX_NAMES ? ` and ${defs.names.length - MAX_NAMES} more` : "";
+  const cut = readLines !== undefined && text.split("\n").length >= readLines;
+  const more =
+    (defs.names.length > MAX_NAMES ? ` and ${defs.names.length - MAX_NAMES} more` : "") +
+    (cut ? ` in its first ${readLines} lines` : "");
   const definitions =
     list.length > 0 ? `${defs.exported ? "exports" : "defines"} ${list.join(", ")}${more}` : "";
   if (doc && definitions)
@@ -171,7 +186,10 @@ export function summarizeFile(file: string, text: string): string {
   const first = text
     .replace(/^#!.*\n/, "")
     .split("\n")
-    .find((line) => line.trim().length > 0);
+    .find((line) => {
+      const t = line.trim();
+      return t.length > 0 && !DIRECTIVE.test(t.replace(/^(#+|\/\/+|\/\*+)\s*/, ""));
+    });
   return first ? clip(`starts with \`${first.trim().slice(0, 80)}\``) : "empty";
 }
 
