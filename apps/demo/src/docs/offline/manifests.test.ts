@@ -25,6 +25,10 @@ describe("manifests", () => {
       bins: [["app", "./cli.js"]],
     });
     expect(describeManifest(manifest!)).toBe("npm package `@s/app` 1.0.0: An app.");
+    // A nested package.json that only sets the module type says so, not a bare "npm package".
+    expect(describeManifest(parseManifest("browser/package.json", '{"type":"module"}')!)).toBe(
+      "npm package settings, without a name or description",
+    );
   });
 
   it("pyproject.toml: [project] and [project.scripts], or Poetry's tables", () => {

@@ -213,5 +213,8 @@ export function describeManifest(manifest: Manifest): string {
       ? `pnpm workspace: ${manifest.workspaces.map((w) => `\`${w}\``).join(", ")}`
       : "pnpm workspace";
   const head = `${manifest.kind}${manifest.name ? ` \`${manifest.name}\`` : ""}${manifest.version ? ` ${manifest.version}` : ""}`;
-  return manifest.description ? `${head}: ${manifest.description}` : head;
+  if (manifest.description) return `${head}: ${manifest.description}`;
+  return manifest.name || manifest.version
+    ? head
+    : `${manifest.kind} settings, without a name or description`;
 }

@@ -24,6 +24,15 @@ describe("README purpose and title", () => {
     expect(readmePurpose(text)).toBe("Tide Suite computes tide tables for harbours.");
   });
 
+  it("a sentence that only introduces a list is left out of the purpose", () => {
+    expect(readmePurpose("# yaml\n\n`yaml` is a library for YAML. This library:\n\n- parses\n")).toBe(
+      "`yaml` is a library for YAML.",
+    );
+    expect(readmePurpose("# t\n\nThis package offers small tools for sailors:\n\n- a\n")).toBe(
+      "This package offers small tools for sailors:",
+    );
+  });
+
   it("HTML headings and centred paragraphs; lists and one-word lines are not prose", () => {
     const text =
       '<h1 align="center">Harbour</h1>\n<p align="center">\n  <img src="logo.png">\n</p>\n\n- item one here\n\nWIP\n\nHarbour prints tide times for sailors.\n';

@@ -143,7 +143,11 @@ export function readmeTitle(markdown: string): string | undefined {
 /** The README's first prose paragraph, on one line. */
 export function readmePurpose(markdown: string): string | undefined {
   const paragraph = readmeBlocks(markdown).find((b) => b.kind === "paragraph" && isProse(b.text));
-  return paragraph ? stripInline(paragraph.text) : undefined;
+  if (!paragraph) return undefined;
+  const text = stripInline(paragraph.text);
+  // "… This library:" introduces a list the paragraph does not hold: the dangling sentence is left out.
+  const dangling = /^(.*[.!?])\s+[^.!?]*:$/.exec(text);
+  return dangling?.[1] ?? text;
 }
 
 /** Commands the README shows: shell fences (each command line) and inline code spans that are commands. */

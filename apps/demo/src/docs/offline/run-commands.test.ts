@@ -76,4 +76,30 @@ describe("how to run, each command with where it came from", () => {
       { command: "sh scripts/seed.sh", source: "scripts/seed.sh", note: "Seeds the database." },
     ]);
   });
+
+  it("npm's lifecycle scripts and pre/post hooks are not commands; a script names its hooks", () => {
+    const scripts = JSON.stringify({
+      name: "lib",
+      scripts: {
+        prebuild: "rm -rf dist",
+        build: "tsc",
+        postbuild: "node check.js",
+        prestart: "npm run build",
+        prepare: "husky",
+        prepublishOnly: "npm test",
+        preversion: "npm test",
+        postinstall: "node setup.js",
+        lint: "eslint .",
+        postlint: "echo linted",
+        pretty: "prettier .",
+      },
+    });
+    const { commands } = runCommands(inputs({ "package.json": scripts }, ["package-lock.json"]));
+    expect(commands.map((c) => [c.command, c.note])).toEqual([
+      ["npm ci", "installs the dependencies"],
+      ["npm run build", "runs `tsc` (npm runs `prebuild` before it and `postbuild` after it)"],
+      ["npm run lint", "runs `eslint .` (npm runs `postlint` after it)"],
+      ["npm run pretty", "runs `prettier .`"],
+    ]);
+  });
 });

@@ -8,6 +8,54 @@ import { docComment, makeTargets } from "./summarize-file.js";
 /** The scripts of a workspace package worth naming (its others are one look at its package.json away). */
 const WORKSPACE_SCRIPTS: ReadonlySet<string> = new Set(["start", "dev", "serve", "build", "test"]);
 
+/** Scripts npm runs by itself around install, pack, publish and version: never a command to type. */
+const NPM_LIFECYCLE: ReadonlySet<string> = new Set([
+  "preinstall",
+  "install",
+  "postinstall",
+  "preprepare",
+  "prepare",
+  "postprepare",
+  "prepublish",
+  "prepublishOnly",
+  "publish",
+  "postpublish",
+  "prepack",
+  "postpack",
+  "preversion",
+  "version",
+  "postversion",
+  "dependencies",
+]);
+
+/**
+ * The scripts a user runs, each with a note naming its `pre`/`post` hooks: the hooks themselves and
+ * npm's lifecycle scripts are left out (npm runs them; listing them as commands would mislead).
+ */
+export function commandScripts(scripts: readonly [string, string][]): [string, string, string][] {
+  const names = new Set(scripts.map(([name]) => name));
+  const hookOf = (name: string) => /^(?:pre|post)(.+)$/.exec(name)?.[1];
+  const out: [string, string, string][] = [];
+  for (const [name, command] of scripts) {
+    if (NPM_LIFECYCLE.has(name)) continue;
+    const target = hookOf(name);
+    if (target !== undefined && (names.has(target) || ["test", "start", "stop", "restart"].includes(target)))
+      continue;
+    const pre = names.has(`pre${name}`) ? `\`pre${name}\`` : undefined;
+    const post = names.has(`post${name}`) ? `\`post${name}\`` : undefined;
+    const hooks =
+      pre && post
+        ? ` (npm runs ${pre} before it and ${post} after it)`
+        : pre
+          ? ` (npm runs ${pre} before it)`
+          : post
+            ? ` (npm runs ${post} after it)`
+            : "";
+    out.push([name, command, hooks]);
+  }
+  return out;
+}
+
 /** What the commands are gathered from. */
 export interface RunInputs {
   /** Every file seen (relative paths). */
@@ -45,8 +93,8 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
       for (const c of readmeCommands(text, file)) add(c.command, c.source);
 
   if (pkg && js?.run) {
-    for (const [name, command] of pkg.scripts)
-      add(js.run(name), "package.json scripts", `runs \`${command}\``);
+    for (const [name, command, hooks] of commandScripts(pkg.scripts))
+      add(js.run(name), "package.json scripts", `runs \`${command}\`${hooks}`);
     for (const [name, target] of pkg.bins)
       add(name, "package.json bin", `the installed command (\`${target}\`)`);
   }
@@ -56,15 +104,17 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
     const where = file.slice(0, file.lastIndexOf("/"));
     for (const [name, target] of manifest.bins)
       add(name, `${file} bin`, `the installed command (\`${where}/${target.replace(/^\.\//, "")}\`)`);
-    const main = manifest.scripts.filter(([name]) => WORKSPACE_SCRIPTS.has(name)).slice(0, 2);
-    for (const [name, command] of main) {
+    const main = commandScripts(manifest.scripts)
+      .filter(([name]) => WORKSPACE_SCRIPTS.has(name))
+      .slice(0, 2);
+    for (const [name, command, hooks] of main) {
       const run =
         js.name === "pnpm" && manifest.name
           ? `pnpm --filter ${manifest.name} run ${name}`
           : js.name === "Yarn" && manifest.name
             ? `yarn workspace ${manifest.name} ${name}`
             : `npm run ${name} --workspace ${where}`;
-      add(run, `${file} scripts`, `runs \`${command}\``);
+      add(run, `${file} scripts`, `runs \`${command}\`${hooks}`);
     }
   }
   const composer = inputs.manifests.get("composer.json");
