@@ -189,6 +189,25 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(section(rs, "How to run")).toContain("`cargo run`");
   });
 
+  it("reStructuredText README (badge, overlined title, literal block), setup.cfg, a package run with -m", async () => {
+    const { document } = await documentFolder(fixture("python-rst"));
+    expect(document).toMatch(/^# tidy\n/);
+    expect(section(document, "Purpose")).toContain("Tidy cleans up tide logs before they are plotted.");
+    expect(document).not.toContain("image::");
+    const keyFiles = section(document, "Key files");
+    expect(keyFiles).toContain(
+      "`setup.cfg` — Python project `tidy` 0.1: Cleans tide logs before they are plotted.",
+    );
+    expect(keyFiles).toContain("`tidy/__init__.py` — Tidy: cleans tide logs. Exports `clean`, `drop_gaps`");
+    expect(keyFiles).toContain("`tidy/rows.py` — defines `clean`, `drop_gaps`");
+    const run = section(document, "How to run");
+    expect(run).toContain("`python -m tidy logs/*.csv` (README.rst)");
+    expect(run).toContain(
+      "`python3 -m tidy` — Cleans the tide logs named on the command line. (tidy/__main__.py)",
+    );
+    expect(run).not.toContain("python3 tidy/__main__.py");
+  });
+
   it("a tree larger than the replies hold: a bounded summary, every top-level folder first, the lockfile's manager", async () => {
     const root = join(base, "big-monorepo");
     const write = (path: string, text: string) => {

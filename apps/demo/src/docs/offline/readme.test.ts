@@ -24,6 +24,42 @@ describe("README purpose and title", () => {
     expect(readmePurpose(text)).toBe("Tide Suite computes tide tables for harbours.");
   });
 
+  it("reStructuredText: titles with any adornment, badges and directives skipped, literal and code blocks", () => {
+    const rst = [
+      ".. image:: https://img.shields.io/pypi/v/tidy.svg",
+      "   :target: https://pypi.org/project/tidy",
+      "",
+      "=====",
+      "tidy",
+      "=====",
+      "",
+      "Tidy cleans up tide logs before they are plotted, see ``tidy.clean`` and `the docs <https://x.test>`_.",
+      "",
+      "Usage::",
+      "",
+      "    python -m tidy logs/*.csv",
+      "",
+      "Install",
+      "~~~~~~~",
+      "",
+      ".. code-block:: bash",
+      "   :linenos:",
+      "",
+      "   pip install tidy",
+      "",
+      ".. note:: not a command",
+      "   make nothing",
+    ].join("\n");
+    expect(readmeTitle(rst)).toBe("tidy");
+    expect(readmePurpose(rst)).toBe(
+      "Tidy cleans up tide logs before they are plotted, see `tidy.clean` and the docs.",
+    );
+    expect(readmeCommands(rst, "README.rst").map((c) => `${c.command} (${c.source})`)).toEqual([
+      "python -m tidy logs/*.csv (README.rst)",
+      "pip install tidy (README.rst, “Install”)",
+    ]);
+  });
+
   it("a sentence that only introduces a list is left out of the purpose", () => {
     expect(readmePurpose("# yaml\n\n`yaml` is a library for YAML. This library:\n\n- parses\n")).toBe(
       "`yaml` is a library for YAML.",

@@ -37,12 +37,111 @@ export function looksLikeCommand(line: string): boolean {
   return /^\.{1,2}\/[\w./-]+$/.test(first) || /^[\w./-]+\.(sh|py|js|mjs|ts|rb|pl)$/.test(first);
 }
 
-/** The README with HTML comments and front matter removed. */
+/** The README with HTML comments and front matter removed; reStructuredText is read as Markdown. */
 function clean(markdown: string): string {
-  return markdown
-    .replace(/\r\n?/g, "\n")
+  const text = markdown.replace(/\r\n?/g, "\n");
+  return (looksLikeRst(text) ? rstAsMarkdown(text) : text)
     .replace(/^---\n[\s\S]*?\n---\n/, "")
     .replace(/<!--[\s\S]*?(-->|$)/g, "");
+}
+
+/** reStructuredText's section adornment characters (a line of one of them, 3 or more). */
+const RST_ADORNMENT = /^([=\-~^"'`#*+:._])\1{2,}$/;
+
+/** Whether a README is reStructuredText: a directive, an overlined title or a `::` literal block. */
+function looksLikeRst(text: string): boolean {
+  return (
+    /^\.\. [\w|:-][^\n]*::/m.test(text) ||
+    /^([=\-~^"'`#*+])\1{2,}\n[^\n]+\n\1{3,}$/m.test(text) ||
+    /::\n\n[ \t]+\S/.test(text)
+  );
+}
+
+/**
+ * reStructuredText turned into the Markdown `readmeBlocks` reads: titles (overlined or underlined with
+ * any adornment) become `#` headings, directives and comments are dropped except code blocks, literal
+ * blocks (`::`) become fences, and inline literals and links keep their text.
+ */
+function rstAsMarkdown(text: string): string {
+  const lines = text.split("\n");
+  const out: string[] = [];
+  const indented = (line: string | undefined) => line !== undefined && /^[ \t]+\S/.test(line);
+  // The indented block that starts at `from` (blank lines inside it included): its end index.
+  const blockEnd = (from: number) => {
+    let end = from;
+    while (end < lines.length && (indented(lines[end]) || (!lines[end]?.trim() && indented(lines[end + 1]))))
+      end++;
+    return end;
+  };
+  const fence = (body: string[], lang = "") => {
+    const margin = Math.min(...body.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0));
+    out.push(`\`\`\`${lang}`, ...body.map((l) => l.slice(margin)), "```");
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const trimmed = line.trim();
+    const previousBlank = i === 0 || !lines[i - 1]?.trim();
+    // Overlined title: adornment, text, the same adornment.
+    if (
+      previousBlank &&
+      RST_ADORNMENT.test(trimmed) &&
+      lines[i + 2]?.trim() === trimmed &&
+      lines[i + 1]?.trim()
+    ) {
+      out.push(`# ${(lines[i + 1] as string).trim()}`, "");
+      i += 2;
+      continue;
+    }
+    // Underlined title: text, then an adornment at least as long.
+    const under = lines[i + 1]?.trim() ?? "";
+    if (
+      previousBlank &&
+      trimmed &&
+      !/^\.\./.test(trimmed) &&
+      RST_ADORNMENT.test(under) &&
+      under.length >= trimmed.length
+    ) {
+      out.push(`# ${trimmed}`, "");
+      i += 1;
+      continue;
+    }
+    // Directives and comments: code blocks kept as fences, everything else (images, badges...) dropped.
+    if (/^\.\.(\s|$)/.test(line)) {
+      const code = /^\.\.\s+(?:code-block|code|sourcecode)::\s*(\S*)/.exec(line);
+      let body = i + 1;
+      while (body < lines.length && /^[ \t]+:[\w-]+:/.test(lines[body] as string)) body++; // options
+      const end = blockEnd(body);
+      if (code)
+        fence(
+          lines.slice(body, end).filter((l, k, all) => l.trim() || k < all.length - 1),
+          code[1],
+        );
+      i = end - 1;
+      continue;
+    }
+    // A literal block: the paragraph's `::` becomes `:` (or goes, alone), its indented block a fence.
+    if (/::$/.test(trimmed)) {
+      const rest = trimmed === "::" ? "" : line.replace(/::\s*$/, ":");
+      if (rest) out.push(rest);
+      let start = i + 1;
+      while (start < lines.length && !lines[start]?.trim()) start++;
+      if (indented(lines[start])) {
+        const end = blockEnd(start);
+        out.push("");
+        fence(lines.slice(start, end));
+        i = end - 1;
+      }
+      continue;
+    }
+    out.push(
+      line
+        .replace(/``([^`]+)``/g, "`$1`")
+        .replace(/`([^`<]+?)\s*<[^>]+>`__?/g, "$1")
+        .replace(/\|[\w -]+\|_{0,2}/g, "")
+        .replace(/:[\w-]+:`([^`]+)`/g, "`$1`"),
+    );
+  }
+  return out.join("\n");
 }
 
 interface Block {

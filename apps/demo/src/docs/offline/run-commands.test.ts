@@ -65,6 +65,7 @@ describe("how to run, each command with where it came from", () => {
         Makefile: "all: run\nrun:\n\tpython3 app.py\n",
         "app.py": '"""Starts the app."""\nif __name__ == "__main__":\n    main()\n',
         "scripts/seed.sh": "#!/bin/sh\n# Seeds the database.\n",
+        "src/tidy/__main__.py": '"""Cleans tide logs."""\nfrom . import clean\n',
         "pyproject.toml": '[project]\nname = "app"\n',
       }),
     );
@@ -74,6 +75,7 @@ describe("how to run, each command with where it came from", () => {
       { command: "make run", source: "Makefile" },
       { command: "python3 app.py", source: "app.py", note: "Starts the app." },
       { command: "sh scripts/seed.sh", source: "scripts/seed.sh", note: "Seeds the database." },
+      { command: "python3 -m tidy", source: "src/tidy/__main__.py", note: "Cleans tide logs." },
     ]);
   });
 

@@ -156,6 +156,13 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
     if (/\.(sh|bash)$/.test(file)) {
       const shell = /^#!.*\bbash\b/.test(text) || file.endsWith(".bash") ? "bash" : "sh";
       add(`${shell} ${file}`, file, docComment(file, text));
+    } else if (/(^|\/)__main__\.py$/.test(file) && file.includes("/")) {
+      // A package's __main__ runs as a module (its relative imports fail when run as a file).
+      const module = file
+        .replace(/^src\//, "")
+        .replace(/\/__main__\.py$/, "")
+        .replaceAll("/", ".");
+      add(`python3 -m ${module}`, file, docComment(file, text));
     } else if (/\.py$/.test(file) && /^if __name__ == ["']__main__["']:/m.test(text))
       add(`python3 ${file}`, file, docComment(file, text));
   }
