@@ -50,6 +50,25 @@ describe("one line per file, from its own content", () => {
     expect(summarizeFile("src/lib.rs", rs)).toBe("The tide crate. Defines `Tide`, `week`, `inner`");
   });
 
+  it("C/C++ and class-based languages: the leading comment, functions, types and classes", () => {
+    const c =
+      '/* Prints the tide table of one harbour. */\n#include "tide.h"\n\nint main(int argc, char **argv) {\n  if (argc) return 1;\n  return 0;\n}\n\nstatic double *height(double t)\n{\n  return 0;\n}\nstruct tide { int h; };\n';
+    expect(summarizeFile("src/main.c", c)).toBe(
+      "Prints the tide table of one harbour. Defines `main`, `height`, `tide`",
+    );
+    const h =
+      "#ifndef TIDE_H\n#define TIDE_H\ndouble tide_height(double t);\ntypedef struct harbour harbour;\n#endif\n";
+    expect(summarizeFile("include/tide.h", h)).toBe("defines `tide_height`, `harbour`");
+    const java =
+      "/**\n * Predicts tides.\n */\npackage tides;\n\nimport java.util.List;\n\npublic final class Predictor {\n  public int next() { return 0; }\n}\ninterface Source {}\n";
+    expect(summarizeFile("src/main/java/tides/Predictor.java", java)).toBe(
+      "Predicts tides. Defines `Predictor`, `Source`",
+    );
+    expect(summarizeFile("App.kt", "data class Tide(val h: Double)\nfun main() {}\n")).toBe(
+      "defines `Tide`, `main`",
+    );
+  });
+
   it("shell: the comment after the shebang and the functions", () => {
     const sh =
       "#!/usr/bin/env bash\n# Deploys the site.\nset -e\nbuild() {\n  :\n}\nfunction push {\n  :\n}\n";

@@ -1,12 +1,13 @@
 // One line about a file from its own content: its doc comment where it has one, and its top-level
-// definitions (functions, classes, exported names) for JS/TS, Python, Go, Rust and shell.
+// definitions (functions, classes, exported names) for JS/TS, Python, Go, Rust, shell, C/C++ and the
+// class-based JVM/.NET languages (Java, Kotlin, Scala, C#, Swift).
 import { describeManifest, parseManifest } from "./manifests.js";
 import { readmePurpose, readmeTitle } from "./readme.js";
 
 const MAX_NAMES = 6;
 const MAX_LINE = 160;
 
-type Language = "js" | "python" | "go" | "rust" | "shell" | "other";
+type Language = "js" | "python" | "go" | "rust" | "shell" | "c" | "classes" | "other";
 
 /** The language of a file, from its name (and shebang). */
 export function languageOf(file: string, text = ""): Language {
@@ -14,6 +15,8 @@ export function languageOf(file: string, text = ""): Language {
   if (/\.pyi?$/.test(file)) return "python";
   if (/\.go$/.test(file)) return "go";
   if (/\.rs$/.test(file)) return "rust";
+  if (/\.(c|h|cc|cpp|cxx|hh|hpp|hxx)$/.test(file)) return "c";
+  if (/\.(java|kt|kts|scala|cs|swift)$/.test(file)) return "classes";
   if (/\.(sh|bash|zsh)$/.test(file) || /^#!.*\b(ba|z)?sh\b/.test(text)) return "shell";
   if (/^#!.*\bpython/.test(text)) return "python";
   if (/^#!.*\bnode\b/.test(text)) return "js";
@@ -78,6 +81,24 @@ export function topLevelDefinitions(file: string, text: string): { exported: boo
         names: names(text, [
           /^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)/gm,
           /^(?:pub(?:\([^)]*\))?\s+)?(?:struct|enum|trait|mod)\s+(\w+)/gm,
+        ]),
+      };
+    case "c":
+      // Functions defined or declared at the start of a line (not calls, not control statements), and
+      // named structs, unions and enums.
+      return {
+        exported: false,
+        names: names(text, [
+          /^(?!(?:if|else|while|for|switch|return|do|case)\b)(?:[A-Za-z_][\w:<>,]*[\s*&]+)+\**([A-Za-z_]\w*)\s*\([^;{)]*\)\s*(?:const\s*)?(?:\{|;|$)/gm,
+          /^(?:typedef\s+)?(?:struct|union|enum|class)\s+([A-Za-z_]\w*)/gm,
+        ]),
+      };
+    case "classes":
+      return {
+        exported: false,
+        names: names(text, [
+          /^(?:(?:public|protected|private|internal|open|sealed|data|final|abstract|static|partial|export)\s+)*(?:class|interface|enum|record|object|struct|trait|protocol)\s+(\w+)/gm,
+          /^(?:(?:public|internal|private)\s+)?fun\s+(\w+)/gm,
         ]),
       };
     case "shell":
