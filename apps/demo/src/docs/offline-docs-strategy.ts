@@ -214,6 +214,8 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
     "composer.json",
     "go.mod",
     "setup.cfg",
+    "pom.xml",
+    "CMakeLists.txt",
   ]
     .map((f) => manifests.get(f))
     .find((m) => m !== undefined);

@@ -208,6 +208,23 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(run).not.toContain("python3 tidy/__main__.py");
   });
 
+  it("a Maven project without a README: purpose from pom.xml (not its parent's), classes, the wrapper's build", async () => {
+    const { document } = await documentFolder(fixture("java-maven"));
+    expect(document).toMatch(/^# tide-service\n/);
+    expect(section(document, "Purpose")).toContain(
+      "Serves the tide tables of a harbour over HTTP. (from `pom.xml`)",
+    );
+    const keyFiles = section(document, "Key files");
+    expect(keyFiles).toContain("`pom.xml` — Maven project `tide-service` 1.4.0: Serves the tide tables");
+    expect(keyFiles).toContain(
+      "`src/main/java/tides/TideServer.java` — The HTTP server answering tide table requests. Defines `TideServer`, `Tide`",
+    );
+    expect(section(document, "How to run")).toContain(
+      "`./mvnw package` — builds and tests the project (pom.xml)",
+    );
+    expect(document).not.toContain("harbour-parent");
+  });
+
   it("a tree larger than the replies hold: a bounded summary, every top-level folder first, the lockfile's manager", async () => {
     const root = join(base, "big-monorepo");
     const write = (path: string, text: string) => {

@@ -108,4 +108,30 @@ describe("the package manager from the lockfile", () => {
     });
     expect(javascriptManager([])).toMatchObject({ name: "npm", install: "npm install" });
   });
+
+  it("pom.xml (not its parent's or dependencies' ids), build.gradle and CMakeLists.txt", () => {
+    const pom = [
+      "<project>",
+      "  <parent><artifactId>spring-boot-starter-parent</artifactId><version>3.2.0</version></parent>",
+      "  <!-- <artifactId>commented</artifactId> -->",
+      "  <artifactId>tide-service</artifactId>",
+      "  <version>1.4.0</version>",
+      "  <name>tide-service</name>",
+      "  <description>Serves tide tables &amp; harbour data.</description>",
+      "  <dependencies><dependency><artifactId>x</artifactId></dependency></dependencies>",
+      "</project>",
+    ].join("\n");
+    expect(describeManifest(parseManifest("pom.xml", pom)!)).toBe(
+      "Maven project `tide-service` 1.4.0: Serves tide tables & harbour data.",
+    );
+    const gradle = "plugins { id 'java' }\nversion = '0.3.0'\ndescription = 'Tide tables for the JVM'\n";
+    expect(describeManifest(parseManifest("build.gradle", gradle)!)).toBe(
+      "Gradle build 0.3.0: Tide tables for the JVM",
+    );
+    const cmake =
+      'cmake_minimum_required(VERSION 3.20)\nproject(tideprint VERSION 2.1 DESCRIPTION "Prints tide tables" LANGUAGES C)\n';
+    expect(describeManifest(parseManifest("CMakeLists.txt", cmake)!)).toBe(
+      "CMake project `tideprint` 2.1: Prints tide tables",
+    );
+  });
 });

@@ -1,5 +1,6 @@
 // Project manifests read from their text (whole or cut by a read bound): package.json, pyproject.toml,
-// Cargo.toml, go.mod, composer.json and pnpm-workspace.yaml — name, description, scripts and entry points.
+// Cargo.toml, go.mod, composer.json, setup.cfg, pnpm-workspace.yaml and the JVM/C build files (pom.xml,
+// build.gradle, CMakeLists.txt) — name, description, scripts and entry points.
 import { parsePartialJson } from "./partial-json.js";
 
 /** What a manifest says about its project. */
@@ -30,6 +31,10 @@ export const MANIFEST_FILES = [
   "composer.json",
   "setup.cfg",
   "pnpm-workspace.yaml",
+  "pom.xml",
+  "build.gradle",
+  "build.gradle.kts",
+  "CMakeLists.txt",
 ] as const;
 
 const str = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
@@ -178,6 +183,74 @@ function setupCfg(file: string, text: string): Manifest {
   };
 }
 
+const xmlText = (value: string | undefined) =>
+  value
+    ?.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim() || undefined;
+
+/** pom.xml: the project's own artifactId, version, name and description (not its parent's or plugins'). */
+function mavenPom(file: string, text: string): Manifest {
+  const own = text
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(
+      /<(parent|dependencies|dependencyManagement|build|profiles|modules|licenses|developers)>[\s\S]*?(<\/\1>|$)/g,
+      "",
+    );
+  const tag = (name: string) => xmlText(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(own)?.[1]);
+  const name = tag("artifactId");
+  const version = tag("version");
+  const description = tag("description") ?? tag("name");
+  return {
+    file,
+    kind: "Maven project",
+    ...(name ? { name } : {}),
+    ...(version ? { version } : {}),
+    ...(description && description !== name ? { description } : {}),
+    scripts: [],
+    bins: [],
+    workspaces: [],
+  };
+}
+
+/** build.gradle(.kts): its `description` and `version` assignments. */
+function gradleBuild(file: string, text: string): Manifest {
+  const assigned = (key: string) =>
+    str(new RegExp(`^${key}\\s*=\\s*["']([^"'\n]+)["']`, "m").exec(text)?.[1]);
+  const version = assigned("version");
+  const description = assigned("description");
+  return {
+    file,
+    kind: "Gradle build",
+    ...(version ? { version } : {}),
+    ...(description ? { description } : {}),
+    scripts: [],
+    bins: [],
+    workspaces: [],
+  };
+}
+
+/** CMakeLists.txt: `project(name VERSION x DESCRIPTION "…")`. */
+function cmakeProject(file: string, text: string): Manifest {
+  const call = /^\s*project\s*\(([^)]*)\)/im.exec(text)?.[1] ?? "";
+  const name = str(/^\s*([\w.+-]+)/.exec(call)?.[1]);
+  const version = str(/\bVERSION\s+([\w.]+)/.exec(call)?.[1]);
+  const description = str(/\bDESCRIPTION\s+"([^"]*)"/.exec(call)?.[1]);
+  return {
+    file,
+    kind: "CMake project",
+    ...(name ? { name } : {}),
+    ...(version ? { version } : {}),
+    ...(description ? { description } : {}),
+    scripts: [],
+    bins: [],
+    workspaces: [],
+  };
+}
+
 function pnpmWorkspace(file: string, text: string): Manifest {
   const block = /^packages:\s*\n((?:\s+-.*\n?|\s*#.*\n?)*)/m.exec(text)?.[1] ?? "";
   const globs = [...block.matchAll(/^\s+-\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/gm)].map((m) => m[1] as string);
@@ -201,6 +274,13 @@ export function parseManifest(file: string, text: string): Manifest | undefined 
       return setupCfg(base, text);
     case "pnpm-workspace.yaml":
       return pnpmWorkspace(base, text);
+    case "pom.xml":
+      return mavenPom(base, text);
+    case "build.gradle":
+    case "build.gradle.kts":
+      return gradleBuild(base, text);
+    case "CMakeLists.txt":
+      return cmakeProject(base, text);
     default:
       return undefined;
   }

@@ -104,4 +104,14 @@ describe("how to run, each command with where it came from", () => {
       ["npm run pretty", "runs `prettier .`"],
     ]);
   });
+
+  it("Maven, Gradle (their wrappers when present) and CMake builds", () => {
+    const jvm = runCommands(inputs({ "pom.xml": "<project/>" }, ["mvnw", "build.gradle.kts", "gradlew"]));
+    expect(jvm.commands.map((c) => `${c.command} (${c.source})`)).toEqual([
+      "./mvnw package (pom.xml)",
+      "./gradlew build (build.gradle.kts)",
+    ]);
+    const c = runCommands(inputs({ "CMakeLists.txt": "project(t)\n" }));
+    expect(c.commands.map((x) => x.command)).toEqual(["cmake -S . -B build && cmake --build build"]);
+  });
 });

@@ -145,6 +145,18 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
     }
     add("go test ./...", "go.mod");
   }
+  // JVM and C/C++ builds, from the build file at the root (the wrapper script when there is one).
+  if (rootFiles.includes("pom.xml")) {
+    const mvn = rootFiles.includes("mvnw") ? "./mvnw" : "mvn";
+    add(`${mvn} package`, "pom.xml", "builds and tests the project");
+  }
+  const gradle = rootFiles.find((f) => /^(build|settings)\.gradle(\.kts)?$/.test(f));
+  if (gradle) {
+    const run = rootFiles.includes("gradlew") ? "./gradlew" : "gradle";
+    add(`${run} build`, gradle, "builds and tests the project");
+  }
+  if (rootFiles.includes("CMakeLists.txt"))
+    add("cmake -S . -B build && cmake --build build", "CMakeLists.txt", "configures and builds");
   for (const [file, text] of inputs.reads) {
     const base = file.split("/").at(-1) ?? file;
     if (/^(makefile|gnumakefile)$/i.test(base) && !file.includes("/"))
