@@ -228,6 +228,21 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
     const described = [...manifests.values()].find((m) => !m.file.includes("/") && m.description);
     if (described?.description) purpose = `${described.description} (from \`${described.file}\`)`;
   }
+  if (!purpose) {
+    // No README: a top-level document's own purpose, named as such.
+    // The documents that say what the project is come before the ones about working on it.
+    const rank = (file: string) =>
+      /^(index|overview|about|intro(duction)?|design|architecture|docs?)\./i.test(file)
+        ? 0
+        : /^(contributing|conventions|style|development|hacking)\b/i.test(file)
+          ? 2
+          : 1;
+    const doc = [...okReads]
+      .filter(([file]) => !file.includes("/") && /\.(md|markdown|rst|adoc)$/i.test(file))
+      .sort(([a], [b]) => rank(a) - rank(b))[0];
+    const said = doc ? readmePurpose(doc[1]) : undefined;
+    if (doc && said) purpose = `${said} (from \`${doc[0]}\`; there is no README)`;
+  }
   if (!purpose && manifests.has("go.mod")) {
     const doc = [...okReads]
       .filter(([file]) => file.endsWith(".go"))

@@ -225,6 +225,21 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(document).not.toContain("harbour-parent");
   });
 
+  it("a folder of documents without a README: its design document's purpose, documents as key files", async () => {
+    const { document } = await documentFolder(fixture("docs-only"));
+    expect(section(document, "Purpose")).toContain(
+      "The harbour guide collects what a visiting sailor needs: tides, berths and the harbour office hours. (from `DESIGN.md`; there is no README)",
+    );
+    const keyFiles = section(document, "Key files");
+    expect(keyFiles).toContain("`DESIGN.md` — Harbour guide: design: The harbour guide collects");
+    expect(keyFiles).toContain("`notes/README.md` — Berths: Notes on the visitor berths of each harbour");
+    expect(keyFiles).not.toContain("CHANGELOG.md");
+    expect(section(document, "How to run")).toContain(
+      "`npx markdown-link-check DESIGN.md` (CONTRIBUTING.md)",
+    );
+    expect(document).not.toContain("make release");
+  });
+
   it("a tree larger than the replies hold: a bounded summary, every top-level folder first, the lockfile's manager", async () => {
     const root = join(base, "big-monorepo");
     const write = (path: string, text: string) => {

@@ -7,6 +7,11 @@ const TEXT_SOURCE =
   /\.(m|c)?(j|t)sx?$|\.(py|go|rs|rb|php|java|kt|swift|c|h|cpp|cs|ex|exs|lua|pl|sh|bash|zsh)$/;
 const ENTRY = /^(main|index|app|cli|server|__main__|lib|mod|run|start)\.[a-z]+$/;
 const TEST = /(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.(go|py)$/;
+/** Prose documents: after the manifests and scripts, before other sources at the top level. */
+export const DOC = /\.(md|markdown|rst|adoc|txt)$/i;
+/** Documents about everything but what the project is and how to run it. */
+const NOT_ABOUT_THE_PROJECT =
+  /^(changelog|changes|history|news|license|licence|copying|notice|authors|contributors|code_of_conduct|security|funding|support|codeowners|requirements[\w-]*)\b/i;
 const MANIFESTS: ReadonlySet<string> = new Set(MANIFEST_FILES);
 const LOCKFILES: ReadonlySet<string> = new Set(LOCKFILE_NAMES);
 
@@ -16,7 +21,12 @@ export function keyFileRank(file: string): number | undefined {
   const base = parts.at(-1) ?? file;
   const depth = parts.length - 1;
   if (LOCKFILES.has(base)) return undefined;
-  if (/^readme(\.(md|markdown|rst|txt))?$/i.test(base)) return depth === 0 ? 0 : undefined;
+  if (/^readme(\.(md|markdown|rst|txt))?$/i.test(base))
+    return depth === 0 ? 0 : depth <= 2 ? 14 + depth : undefined;
+  if (DOC.test(base)) {
+    if (NOT_ABOUT_THE_PROJECT.test(base)) return undefined;
+    return depth === 0 ? 12 : depth <= 2 ? 34 + depth : undefined;
+  }
   if (MANIFESTS.has(base)) return depth === 0 ? 1 : depth <= 2 ? 20 + depth : undefined;
   if (/^(makefile|gnumakefile|justfile)$/i.test(base)) return depth === 0 ? 3 : 24 + depth;
   if (/^setup\.py$/.test(base) && depth === 0) return 4;

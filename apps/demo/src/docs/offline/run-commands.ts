@@ -56,6 +56,10 @@ export function commandScripts(scripts: readonly [string, string][]): [string, s
   return out;
 }
 
+/** Top-level documents about building and running (their code blocks are commands too). */
+const RUNNING_DOC =
+  /^(contributing|install(ing|ation)?|usage|getting[-_ ]?started|development|developing|hacking|building|build|quickstart)\.(md|markdown|rst|txt)$/i;
+
 /** What the commands are gathered from. */
 export interface RunInputs {
   /** Every file seen (relative paths). */
@@ -88,8 +92,9 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
   const python = managers.find((m) => ["uv", "Poetry", "PDM", "Pipenv"].includes(m.name));
   if (pyproject && !python) add("pip install .", "pyproject.toml", "installs the project and its commands");
 
+  // The README, and the top-level documents whose subject is running the project.
   for (const [file, text] of inputs.reads)
-    if (/^readme(\.[a-z]+)?$/i.test(file))
+    if (/^readme(\.[a-z]+)?$/i.test(file) || RUNNING_DOC.test(file))
       for (const c of readmeCommands(text, file)) add(c.command, c.source);
 
   if (pkg && js?.run) {

@@ -115,8 +115,25 @@ describe("key files", () => {
       "tools/refresh.sh",
       "src/app/main.py",
       "src/app/util.py",
+      "docs/guide.md",
       "tests/test_main.py",
     ]);
+  });
+
+  it("a folder of documents: top-level ones and nested READMEs, not changelogs or licences", () => {
+    const files = [
+      "CHANGELOG.md",
+      "LICENSE.md",
+      "DESIGN.md",
+      "CONTRIBUTING.md",
+      "reference/schemas/README.md",
+      "reference/schemas/fs.json",
+      "notes/deep/er/idea.md",
+    ];
+    expect(pickKeyFiles(files, 10)).toEqual(["CONTRIBUTING.md", "DESIGN.md", "reference/schemas/README.md"]);
+    expect(summarizeFile("DESIGN.md", "# Design\n\nThree layers, one direction. More below.\n")).toBe(
+      "Design: Three layers, one direction.",
+    );
   });
 
   it("spreads the reads over the top-level folders", () => {

@@ -179,7 +179,8 @@ export function summarizeFile(file: string, text: string, readLines?: number): s
   const base = file.split("/").at(-1) ?? file;
   const manifest = parseManifest(base, text);
   if (manifest) return clip(describeManifest(manifest));
-  if (/^readme(\.[a-z]+)?$/i.test(base)) return clip(readmeLine(text));
+  if (/^readme(\.[a-z]+)?$/i.test(base) || /\.(md|markdown|rst|adoc)$/i.test(base))
+    return clip(readmeLine(text));
   if (/^(makefile|gnumakefile|justfile)$/i.test(base)) {
     const targets = makeTargets(text);
     return targets.length > 0 ? clip(`targets ${targets.map((t) => `\`${t}\``).join(", ")}`) : "no targets";
