@@ -155,32 +155,34 @@ function tomlManifest(file: string, text: string): Manifest {
   };
 }
 
+/** A manifest that names its project and nothing more (no scripts, commands or workspaces). */
+function describedBy(
+  file: string,
+  kind: string,
+  fields: { name?: string | undefined; version?: string | undefined; description?: string | undefined },
+): Manifest {
+  const manifest: Manifest = { file, kind, scripts: [], bins: [], workspaces: [] };
+  if (fields.name) manifest.name = fields.name;
+  if (fields.version) manifest.version = fields.version;
+  if (fields.description && fields.description !== fields.name) manifest.description = fields.description;
+  return manifest;
+}
+
 function goManifest(file: string, text: string): Manifest {
-  const module = /^module\s+(\S+)/m.exec(text)?.[1];
   const go = /^go\s+(\S+)/m.exec(text)?.[1];
-  return {
-    file,
-    kind: "Go module",
-    ...(module ? { name: module } : {}),
-    ...(go ? { version: `go ${go}` } : {}),
-    scripts: [],
-    bins: [],
-    workspaces: [],
-  };
+  return describedBy(file, "Go module", {
+    name: /^module\s+(\S+)/m.exec(text)?.[1],
+    version: go ? `go ${go}` : undefined,
+  });
 }
 
 function setupCfg(file: string, text: string): Manifest {
   const get = (key: string) => new RegExp(`^${key}\\s*=\\s*(.+)$`, "m").exec(text)?.[1]?.trim();
-  return {
-    file,
-    kind: "Python project",
-    ...(get("name") ? { name: get("name") } : {}),
-    ...(get("version") ? { version: get("version") } : {}),
-    ...(get("description") ? { description: get("description") } : {}),
-    scripts: [],
-    bins: [],
-    workspaces: [],
-  };
+  return describedBy(file, "Python project", {
+    name: get("name"),
+    version: get("version"),
+    description: get("description"),
+  });
 }
 
 const xmlText = (value: string | undefined) =>
@@ -201,54 +203,31 @@ function mavenPom(file: string, text: string): Manifest {
       "",
     );
   const tag = (name: string) => xmlText(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(own)?.[1]);
-  const name = tag("artifactId");
-  const version = tag("version");
-  const description = tag("description") ?? tag("name");
-  return {
-    file,
-    kind: "Maven project",
-    ...(name ? { name } : {}),
-    ...(version ? { version } : {}),
-    ...(description && description !== name ? { description } : {}),
-    scripts: [],
-    bins: [],
-    workspaces: [],
-  };
+  return describedBy(file, "Maven project", {
+    name: tag("artifactId"),
+    version: tag("version"),
+    description: tag("description") ?? tag("name"),
+  });
 }
 
 /** build.gradle(.kts): its `description` and `version` assignments. */
 function gradleBuild(file: string, text: string): Manifest {
   const assigned = (key: string) =>
     str(new RegExp(`^${key}\\s*=\\s*["']([^"'\n]+)["']`, "m").exec(text)?.[1]);
-  const version = assigned("version");
-  const description = assigned("description");
-  return {
-    file,
-    kind: "Gradle build",
-    ...(version ? { version } : {}),
-    ...(description ? { description } : {}),
-    scripts: [],
-    bins: [],
-    workspaces: [],
-  };
+  return describedBy(file, "Gradle build", {
+    version: assigned("version"),
+    description: assigned("description"),
+  });
 }
 
 /** CMakeLists.txt: `project(name VERSION x DESCRIPTION "…")`. */
 function cmakeProject(file: string, text: string): Manifest {
   const call = /^\s*project\s*\(([^)]*)\)/im.exec(text)?.[1] ?? "";
-  const name = str(/^\s*([\w.+-]+)/.exec(call)?.[1]);
-  const version = str(/\bVERSION\s+([\w.]+)/.exec(call)?.[1]);
-  const description = str(/\bDESCRIPTION\s+"([^"]*)"/.exec(call)?.[1]);
-  return {
-    file,
-    kind: "CMake project",
-    ...(name ? { name } : {}),
-    ...(version ? { version } : {}),
-    ...(description ? { description } : {}),
-    scripts: [],
-    bins: [],
-    workspaces: [],
-  };
+  return describedBy(file, "CMake project", {
+    name: str(/^\s*([\w.+-]+)/.exec(call)?.[1]),
+    version: str(/\bVERSION\s+([\w.]+)/.exec(call)?.[1]),
+    description: str(/\bDESCRIPTION\s+"([^"]*)"/.exec(call)?.[1]),
+  });
 }
 
 function pnpmWorkspace(file: string, text: string): Manifest {
