@@ -122,6 +122,13 @@ describe("the layout", () => {
     ]);
   });
 
+  it("files beside a build folder only: all at the top level, not 'in 0 folders'", () => {
+    const inventory = new Inventory();
+    inventory.addListing("", parseListingReply("[FILE] README.md\n[FILE] package.json\n[DIR] dist"));
+    inventory.addTree("", parseTreeReply(JSON.stringify([file("README.md"), file("package.json")]))!);
+    expect(layoutLines(inventory)[0]).toBe("2 files, all at the top level:");
+  });
+
   it("summarises a large tree with every top-level folder first, even those the tree reply never reached", () => {
     const inventory = new Inventory();
     const top = ["apps", "packages", "scripts"].map((n) => `[DIR] ${n}`).concat(["[FILE] package.json"]);

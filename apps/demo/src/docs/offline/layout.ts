@@ -259,7 +259,8 @@ export function layoutLines(inventory: Inventory): string[] {
     dependencyNote();
     return out;
   }
-  const count = `${whole ? "" : "at least "}${plural(files.length, "file")} in ${plural(folders, "folder")}`;
+  const where = folders === 0 ? ", all at the top level" : ` in ${plural(folders, "folder")}`;
+  const count = `${whole ? "" : "at least "}${plural(files.length, "file")}${where}`;
   if (whole && inventory.entries.size <= FULL_LAYOUT_LIMIT) {
     out.push(`${count[0]?.toUpperCase()}${count.slice(1)}:`, "", "```text");
     const walk = (folder: string, depth: number) => {

@@ -60,6 +60,29 @@ describe("README purpose and title", () => {
     ]);
   });
 
+  it("badges inside the title; a collapsed table of contents and a quote before the first paragraph", () => {
+    const text = [
+      "# Tide SDK [![npm](https://img.shields.io/npm/v/tide)](https://npmjs.com/tide) [![ci][ci-badge]][ci]",
+      "",
+      "> **This is v1.** See the v2 docs.",
+      "",
+      "<details>",
+      "<summary>Table of Contents</summary>",
+      "",
+      "- [Overview](#overview)",
+      "",
+      "</details>",
+      "",
+      "## Overview",
+      "",
+      "Tide SDK lets programs predict tides. It makes it easy to:",
+      "",
+      "- predict",
+    ].join("\n");
+    expect(readmeTitle(text)).toBe("Tide SDK");
+    expect(readmePurpose(text)).toBe("Tide SDK lets programs predict tides.");
+  });
+
   it("a sentence that only introduces a list is left out of the purpose", () => {
     expect(readmePurpose("# yaml\n\n`yaml` is a library for YAML. This library:\n\n- parses\n")).toBe(
       "`yaml` is a library for YAML.",

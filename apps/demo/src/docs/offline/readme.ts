@@ -203,6 +203,11 @@ export function readmeBlocks(markdown: string): Block[] {
       if (/[a-z]{3,}.*\s.*[a-z]{3,}/i.test(text)) paragraph.push(text);
       continue;
     }
+    // A collapsed section's label (`<summary>Table of Contents</summary>`) is not prose.
+    if (/^<summary\b/i.test(trimmed) || /^<\/?details\b/i.test(trimmed)) {
+      flush();
+      continue;
+    }
     if (/^(\*{3,}|-{3,}|_{3,})$/.test(trimmed)) {
       flush();
       continue;
@@ -217,6 +222,8 @@ export function readmeBlocks(markdown: string): Block[] {
 function stripInline(text: string): string {
   return text
     .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
+    .replace(/!\[[^\]]*\]\[[^\]]*\]/g, "")
+    .replace(/\[\s*\](?:\([^)]*\)|\[[^\]]*\])/g, "") // a link left empty by its badge image
     .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
     .replace(/(\*\*|__)(.+?)\1/g, "$2")
