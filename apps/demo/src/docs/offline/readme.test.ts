@@ -83,6 +83,12 @@ describe("README purpose and title", () => {
     expect(readmePurpose(text)).toBe("Tide SDK lets programs predict tides.");
   });
 
+  it("Chinese and Japanese prose (no spaces between words) is prose", () => {
+    const zh = "# 潮汐表\n\n这个程序根据调和常数计算港口的潮汐时间。它很小。用法：\n\n- 运行\n";
+    expect(readmePurpose(zh)).toBe("这个程序根据调和常数计算港口的潮汐时间。它很小。");
+    expect(readmePurpose("# 表\n\n潮汐\n")).toBeUndefined();
+  });
+
   it("a sentence that only introduces a list is left out of the purpose", () => {
     expect(readmePurpose("# yaml\n\n`yaml` is a library for YAML. This library:\n\n- parses\n")).toBe(
       "`yaml` is a library for YAML.",

@@ -235,9 +235,11 @@ function stripInline(text: string): string {
 function isProse(text: string): boolean {
   const first = text.trim();
   if (/^([-*+]|\d+[.)])\s/.test(first) || first.startsWith("|") || first.startsWith(">")) return false;
-  const words = stripInline(first)
-    .split(/\s+/)
-    .filter((w) => /\p{L}/u.test(w));
+  const plain = stripInline(first);
+  // Chinese and Japanese put no spaces between words: six such characters make a sentence.
+  if ((plain.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0) >= 6)
+    return true;
+  const words = plain.split(/\s+/).filter((w) => /\p{L}/u.test(w));
   return words.length >= 3;
 }
 
@@ -252,7 +254,7 @@ export function readmePurpose(markdown: string): string | undefined {
   if (!paragraph) return undefined;
   const text = stripInline(paragraph.text);
   // "… This library:" introduces a list the paragraph does not hold: the dangling sentence is left out.
-  const dangling = /^(.*[.!?])\s+[^.!?]*:$/.exec(text);
+  const dangling = /^(.*[.!?])\s+[^.!?]*:$/.exec(text) ?? /^(.*[。！？])[^。！？]*[:：]$/.exec(text);
   return dangling?.[1] ?? text;
 }
 

@@ -85,6 +85,9 @@ describe("one line per file, from its own content", () => {
     expect(
       summarizeFile("README.md", "# Tides\nPrints the tide table, e.g. 3.2 m at noon. Run `tides`.\n"),
     ).toBe("Tides: Prints the tide table, e.g. 3.2 m at noon.");
+    expect(summarizeFile("README.md", "# 潮汐表\n\n这个程序计算港口的潮汐时间。它很小。\n")).toBe(
+      "潮汐表: 这个程序计算港口的潮汐时间。",
+    );
     expect(summarizeFile("readme.txt", "Prints tide tables for harbours. Run it daily.\n")).toBe(
       "Prints tide tables for harbours.",
     );

@@ -166,7 +166,8 @@ function readmeLine(text: string): string {
   const title = readmeTitle(text);
   const purpose = readmePurpose(text);
   // A sentence ends at . ! or ? before a capital, a code span or a quote ("e.g. 3 m" does not end one).
-  const sentence = purpose?.match(/^.+?[.!?](?=\s+[A-Z`"'(]|\s*$)/)?.[0] ?? purpose;
+  // (。！？ end a sentence wherever they stand.)
+  const sentence = purpose?.match(/^.+?(?:[.!?](?=\s+[A-Z`"'(]|\s*$)|[。！？])/)?.[0] ?? purpose;
   if (title && sentence) return `${title}: ${sentence}`;
   return title ?? sentence ?? "README";
 }
