@@ -251,6 +251,17 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
     if (doc) purpose = `${doc} (from the package doc comment)`;
   }
   if (!purpose) {
+    // Nothing else describes it: the doc comment of the first source file read (entry points come first).
+    for (const [file, text] of okReads) {
+      if (/\.(md|markdown|rst|adoc|txt|json|toml|ya?ml|cfg|xml)$/i.test(file)) continue;
+      const doc = docComment(file, text);
+      if (doc) {
+        purpose = `${doc} (from the doc comment of \`${file}\`)`;
+        break;
+      }
+    }
+  }
+  if (!purpose) {
     const names = [...inventory.dependencies.keys()].map((p) => `\`${p}/\``);
     purpose =
       files.length > 0

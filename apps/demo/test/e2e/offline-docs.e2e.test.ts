@@ -149,6 +149,29 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(calls.filter((c) => c.identity === "filesystem.directory_tree")).toHaveLength(1);
   });
 
+  it("no README or manifest: a script's doc comment is the purpose; a virtual environment is not walked", async () => {
+    const root = join(base, "bare-script");
+    for (let i = 0; i < 300; i++) {
+      const pkg = join(root, ".venv", "lib", "python3.11", "site-packages", `pkg${i}`);
+      mkdirSync(pkg, { recursive: true });
+      writeFileSync(join(pkg, "__init__.py"), "x = 1\n");
+    }
+    writeFileSync(join(root, "requirements.txt"), "flask==3.0\n");
+    writeFileSync(
+      join(root, "app.py"),
+      '"""Serves the harbour page."""\nfrom flask import Flask\n\nif __name__ == "__main__":\n    Flask(__name__).run()\n',
+    );
+    const { document } = await documentFolder(root);
+    expect(section(document, "Purpose")).toContain(
+      "Serves the harbour page. (from the doc comment of `app.py`)",
+    );
+    expect(section(document, "Layout")).toContain(".venv/  (not walked)");
+    expect(document).not.toContain("pkg1");
+    const run = section(document, "How to run");
+    expect(run).toContain("`pip install -r requirements.txt` — installs the dependencies (requirements.txt)");
+    expect(run).toContain("`python3 app.py` — Serves the harbour page. (app.py)");
+  });
+
   it("Python (pyproject, uv), Go (go.mod + package doc comment) and Rust (Cargo) projects", async () => {
     const [python, go, rust] = await limited([
       () => documentFolder(fixture("python-pyproject")),

@@ -114,4 +114,14 @@ describe("how to run, each command with where it came from", () => {
     const c = runCommands(inputs({ "CMakeLists.txt": "project(t)\n" }));
     expect(c.commands.map((x) => x.command)).toEqual(["cmake -S . -B build && cmake --build build"]);
   });
+
+  it("requirements.txt and a Gemfile without their lockfiles", () => {
+    const { commands } = runCommands(inputs({}, ["requirements.txt", "Gemfile", "app.py"]));
+    expect(commands.map((c) => `${c.command} (${c.source})`)).toEqual([
+      "pip install -r requirements.txt (requirements.txt)",
+      "bundle install (Gemfile)",
+    ]);
+    const locked = runCommands(inputs({}, ["Gemfile", "Gemfile.lock"]));
+    expect(locked.commands.map((c) => c.command)).toEqual(["bundle install"]);
+  });
 });

@@ -91,6 +91,10 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
   const pyproject = inputs.manifests.get("pyproject.toml");
   const python = managers.find((m) => ["uv", "Poetry", "PDM", "Pipenv"].includes(m.name));
   if (pyproject && !python) add("pip install .", "pyproject.toml", "installs the project and its commands");
+  if (!pyproject && !python && rootFiles.includes("requirements.txt"))
+    add("pip install -r requirements.txt", "requirements.txt", "installs the dependencies");
+  if (rootFiles.includes("Gemfile") && !managers.some((m) => m.name === "Bundler"))
+    add("bundle install", "Gemfile", "installs the dependencies");
 
   // The README, and the top-level documents whose subject is running the project.
   for (const [file, text] of inputs.reads)
