@@ -1,6 +1,6 @@
 // The cheapest client a stdio MCP server can have, for `governed.bench.ts`: newline-delimited JSON-RPC
-// written straight to the child's stdin and answers matched by id — no SDK, no schema, no timeout, no
-// check of any kind. Never use it for anything but measuring: it trusts the server completely. What it
+// written straight to the child's stdin (a turn's requests in one write) and answers matched by id — no
+// SDK, no schema, no timeout, no check of any kind. Never use it for anything but measuring: it trusts the server completely. What it
 // reaches with many calls in flight is the server's own limit, which bounds every real client.
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
@@ -52,9 +52,18 @@ export class BareStdioClient {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      // Every request of one turn of the event loop goes out in one write: the fewest reads for the server.
+      if (this.#outbox === "") process.nextTick(this.#flush);
+      this.#outbox += `${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`;
     });
   }
+
+  #outbox = "";
+  readonly #flush = () => {
+    const text = this.#outbox;
+    this.#outbox = "";
+    if (!this.#exited) this.#child.stdin.write(text);
+  };
 
   #read(chunk: string): void {
     this.#buffered += chunk;

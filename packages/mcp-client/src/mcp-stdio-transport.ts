@@ -290,10 +290,11 @@ export class MCPStdioTransport implements Transport {
 
   /**
    * Write one message to the child's stdin. The first message of a turn of the event loop is written at
-   * once; the ones that follow in the same turn (a burst of calls) are gathered and written together,
-   * every `OUTBOX_MAX_MESSAGES` and at the end of the turn — one syscall, and one read for the server,
-   * per group instead of per message, while the server already works on the first. Resolves once the
-   * pipe took the message (waits for it to drain when it is full).
+   * once; the ones that follow in the same turn (a burst of calls) are gathered and written together in
+   * groups of 2, 4, 8, then `OUTBOX_MAX_MESSAGES`, and at the end of the turn — one syscall, and one read
+   * for the server, per group instead of per message. The groups grow so that the server, busy with the
+   * first messages, never waits for a large group to fill. Resolves once the pipe took the message
+   * (waits for it to drain when it is full).
    */
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
@@ -311,6 +312,7 @@ export class MCPStdioTransport implements Transport {
     if (this.outbox === undefined) {
       // First message of this turn: out at once; the turn's later messages gather behind it.
       this.outbox = "";
+      this.outboxLimit = 2;
       process.nextTick(this.endTurn);
       return this.write(stdin, line);
     }
@@ -321,13 +323,18 @@ export class MCPStdioTransport implements Transport {
       this.outboxSettle = { resolve, reject };
     });
     const sent = this.outboxSent;
-    if (this.outboxCount >= OUTBOX_MAX_MESSAGES) this.writeOutbox();
+    if (this.outboxCount >= this.outboxLimit) {
+      this.writeOutbox();
+      this.outboxLimit = Math.min(this.outboxLimit * 2, OUTBOX_MAX_MESSAGES);
+    }
     return sent;
   }
 
   /** Messages gathered in the current turn (undefined outside a turn); see `send`. */
   private outbox: string | undefined;
   private outboxCount = 0;
+  /** Size of the group being gathered: 2, 4, 8, then `OUTBOX_MAX_MESSAGES` (see `send`). */
+  private outboxLimit = 2;
   private outboxSent: Promise<void> | undefined;
   private outboxSettle: { resolve: () => void; reject: (error: Error) => void } | undefined;
 
