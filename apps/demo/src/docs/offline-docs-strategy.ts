@@ -12,6 +12,7 @@ import {
   parseTreeReply,
 } from "./offline/layout.js";
 import { type Manifest, parseManifest } from "./offline/manifests.js";
+import { code, visible } from "./offline/markdown.js";
 import { readmePurpose, readmeTitle } from "./offline/readme.js";
 import { runCommands } from "./offline/run-commands.js";
 import { docComment, summarizeFile } from "./offline/summarize-file.js";
@@ -226,7 +227,7 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
   let purpose = readme ? readmePurpose(readme) : undefined;
   if (!purpose) {
     const described = [...manifests.values()].find((m) => !m.file.includes("/") && m.description);
-    if (described?.description) purpose = `${described.description} (from \`${described.file}\`)`;
+    if (described?.description) purpose = `${described.description} (from ${code(described.file)})`;
   }
   if (!purpose) {
     // No README: a top-level document's own purpose, named as such.
@@ -241,7 +242,7 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
       .filter(([file]) => !file.includes("/") && /\.(md|markdown|rst|adoc)$/i.test(file))
       .sort(([a], [b]) => rank(a) - rank(b))[0];
     const said = doc ? readmePurpose(doc[1]) : undefined;
-    if (doc && said) purpose = `${said} (from \`${doc[0]}\`; there is no README)`;
+    if (doc && said) purpose = `${said} (from ${code(doc[0])}; there is no README)`;
   }
   if (!purpose && manifests.has("go.mod")) {
     const doc = [...okReads]
@@ -256,13 +257,13 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
       if (/\.(md|markdown|rst|adoc|txt|json|toml|ya?ml|cfg|xml)$/i.test(file)) continue;
       const doc = docComment(file, text);
       if (doc) {
-        purpose = `${doc} (from the doc comment of \`${file}\`)`;
+        purpose = `${doc} (from the doc comment of ${code(file)})`;
         break;
       }
     }
   }
   if (!purpose) {
-    const names = [...inventory.dependencies.keys()].map((p) => `\`${p}/\``);
+    const names = [...inventory.dependencies.keys()].map((p) => code(`${p}/`));
     purpose =
       files.length > 0
         ? `A folder of ${whole ? "" : "at least "}${files.length} file${files.length === 1 ? "" : "s"}${kindsNote(files)}; no README or manifest among the files read describes it.`
@@ -273,7 +274,8 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
             : "The folder could not be listed, so nothing describes it.";
   }
 
-  const out: string[] = [`# ${title}`, "", "## Purpose", "", purpose, ""];
+  // One line each: nothing read from the folder may start a heading or a list of its own.
+  const out: string[] = [`# ${visible(title)}`, "", "## Purpose", "", purpose.replace(/\s+/g, " "), ""];
   out.push("## Layout", "", ...layoutLines(inventory), "");
 
   out.push("## Key files", "");
@@ -281,8 +283,8 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
   for (const [file, read] of reads) {
     out.push(
       read.ok
-        ? `- \`${file}\` — ${summarizeFile(file, read.text, headLinesOf(file))}`
-        : `- \`${file}\` — could not be read (${read.text.split("\n")[0]})`,
+        ? `- ${code(file)} — ${visible(summarizeFile(file, read.text, headLinesOf(file)))}`
+        : `- ${code(file)} — could not be read (${visible(read.text.split("\n")[0] ?? "")})`,
     );
   }
   out.push("");
@@ -290,10 +292,15 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
   out.push("## How to run", "");
   const { managers, commands } = runCommands({ files, reads: okReads, manifests });
   if (managers.length > 0)
-    out.push(`Package manager: ${managers.map((m) => `${m.name} (from \`${m.evidence}\`)`).join(", ")}.`, "");
+    out.push(
+      `Package manager: ${managers.map((m) => `${m.name} (from ${code(m.evidence)})`).join(", ")}.`,
+      "",
+    );
   if (commands.length === 0) out.push("Nothing in the files read says how to run it.");
   for (const command of commands.slice(0, 30))
-    out.push(`- \`${command.command}\`${command.note ? ` — ${command.note}` : ""} (${command.source})`);
+    out.push(
+      `- ${code(command.command)}${command.note ? ` — ${visible(command.note)}` : ""} (${visible(command.source)})`,
+    );
   if (commands.length > 30) out.push(`- … ${commands.length - 30} more`);
   out.push("");
 

@@ -172,6 +172,26 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(run).toContain("`python3 app.py` — Serves the harbour page. (app.py)");
   });
 
+  it("odd file names (a line break, backticks, a leading dash) neither break the document nor the commands", async () => {
+    const root = join(base, "odd-names");
+    mkdirSync(join(root, "dir with space"), { recursive: true });
+    writeFileSync(join(root, "README.md"), "# Odd\n\nA folder whose file names test the document.\n");
+    writeFileSync(join(root, "line\nbreak.py"), '"""Reads lines."""\n');
+    writeFileSync(join(root, "dir with space", "a `tick`.js"), "export const tick = 1;\n");
+    writeFileSync(join(root, "-dash.sh"), "#!/bin/sh\n# Starts it.\n");
+    const { document } = await documentFolder(root);
+    const layout = section(document, "Layout");
+    expect(layout).toContain("line\\nbreak.py");
+    expect(layout.split("\n")).not.toContain("line");
+    expect(layout).toContain("4 files in 1 folder");
+    const keyFiles = section(document, "Key files");
+    expect(keyFiles).toContain("- `line\\nbreak.py` — Reads lines.");
+    expect(keyFiles).toContain("- ``dir with space/a `tick`.js`` — exports `tick`");
+    expect(section(document, "How to run")).toContain("- `sh ./-dash.sh` — Starts it. (-dash.sh)");
+    // Every line of the document is one of its own: no name spilled a line into it.
+    for (const line of document.split("\n")) expect(line).not.toMatch(/^break\.py/);
+  });
+
   it("Python (pyproject, uv), Go (go.mod + package doc comment) and Rust (Cargo) projects", async () => {
     const [python, go, rust] = await limited([
       () => documentFolder(fixture("python-pyproject")),

@@ -1,6 +1,8 @@
 // The folder's layout from what the survey tools returned: list_directory lines and directory_tree JSON
 // (whole or cut by a reply bound), merged into one inventory, then written as every file for small trees
 // or a bounded summary, folders first. Dependency and build folders are named and counted, never walked.
+
+import { code, fenceFor, visible } from "./markdown.js";
 import { parsePartialJson } from "./partial-json.js";
 
 /** Folders of installed dependencies and build output: excluded from trees, counted with one listing. */
@@ -86,10 +88,18 @@ export function parseListingReply(text: string): ParsedListing {
   const lines = body.split("\n");
   // The last line of a cut reply may be a cut name: drop it.
   if (cut) lines.pop();
-  const entries = lines.flatMap((line) => {
-    const match = /^\[(DIR|FILE)\]\s+(.+)$/.exec(line.trim());
-    return match?.[2] ? [{ name: match[2], type: match[1] === "DIR" ? "directory" : ("file" as const) }] : [];
-  }) as ParsedListing["entries"];
+  const entries: ParsedListing["entries"] = [];
+  let last: ParsedListing["entries"][number] | undefined;
+  for (const line of lines) {
+    const match = /^\[(DIR|FILE)\] (.+)$/.exec(line);
+    if (match?.[2]) {
+      last = { name: match[2], type: match[1] === "DIR" ? "directory" : "file" };
+      entries.push(last);
+    } else if (last && line !== "" && !line.startsWith("[")) {
+      // A name with a line break in it: the listing's text format split it over two lines.
+      last.name += `\n${line}`;
+    } else last = undefined;
+  }
   const note = /\[truncated: ([\d,]+) more entries/.exec(body);
   const notShown = note?.[1] ? Number(note[1].replace(/,/g, "")) : 0;
   return { entries, complete: !cut && notShown === 0, cutChars: cut ? Number(cut[1]) : 0, notShown };
@@ -225,9 +235,9 @@ export function plural(n: number, word: string, many = `${word}s`): string {
 
 /** How a dependency folder is described: `node_modules/ (about 2,000 entries)`. */
 export function describeDependency(path: string, info: { count?: number; estimated?: boolean }): string {
-  if (info.count === undefined) return `\`${path}/\``;
+  if (info.count === undefined) return code(`${path}/`);
   const entries = plural(info.count, "entry", "entries");
-  return `\`${path}/\` (${info.estimated ? "about " : ""}${entries})`;
+  return `${code(`${path}/`)} (${info.estimated ? "about " : ""}${entries})`;
 }
 
 /** `12 files`, `at least 40 files`, or `not listed` for a folder seen only by name. */
@@ -262,37 +272,40 @@ export function layoutLines(inventory: Inventory): string[] {
   const where = folders === 0 ? ", all at the top level" : ` in ${plural(folders, "folder")}`;
   const count = `${whole ? "" : "at least "}${plural(files.length, "file")}${where}`;
   if (whole && inventory.entries.size <= FULL_LAYOUT_LIMIT) {
-    out.push(`${count[0]?.toUpperCase()}${count.slice(1)}:`, "", "```text");
+    out.push(`${count[0]?.toUpperCase()}${count.slice(1)}:`, "");
+    const tree: string[] = [];
     const walk = (folder: string, depth: number) => {
       for (const child of inventory.children(folder)) {
         const pad = "  ".repeat(depth);
-        if (child.type === "file") out.push(`${pad}${child.name}`);
-        else if (inventory.dependencies.has(child.path)) out.push(`${pad}${child.name}/  (not walked)`);
+        const name = visible(child.name);
+        if (child.type === "file") tree.push(`${pad}${name}`);
+        else if (inventory.dependencies.has(child.path)) tree.push(`${pad}${name}/  (not walked)`);
         else {
-          out.push(`${pad}${child.name}/`);
+          tree.push(`${pad}${name}/`);
           walk(child.path, depth + 1);
         }
       }
     };
     walk("", 0);
-    out.push("```");
+    const fence = fenceFor(tree);
+    out.push(`${fence}text`, ...tree, fence);
     dependencyNote();
     return out;
   }
   out.push(
     `${count[0]?.toUpperCase()}${count.slice(1)}${whole ? "" : " seen (the tree is larger than the replies could hold)"}; top level, folders first:`,
     "",
-    "```text",
   );
+  const summary: string[] = [];
   const top = inventory.children("");
   let shownFiles = 0;
   for (const child of top) {
     if (child.type === "directory") {
       if (inventory.dependencies.has(child.path)) {
-        out.push(`${child.name}/  (not walked)`);
+        summary.push(`${visible(child.name)}/  (not walked)`);
         continue;
       }
-      out.push(`${child.name}/  (${fileCount(inventory, child.path)})`);
+      summary.push(`${visible(child.name)}/  (${fileCount(inventory, child.path)})`);
       const inner = inventory.children(child.path);
       for (const item of inner.slice(0, SUMMARY_CHILDREN)) {
         const more =
@@ -301,17 +314,18 @@ export function layoutLines(inventory: Inventory): string[] {
             : inventory.dependencies.has(item.path)
               ? "  (not walked)"
               : `  (${fileCount(inventory, item.path)})`;
-        out.push(`  ${item.name}${item.type === "directory" ? "/" : ""}${more}`);
+        summary.push(`  ${visible(item.name)}${item.type === "directory" ? "/" : ""}${more}`);
       }
-      if (inner.length > SUMMARY_CHILDREN) out.push(`  … ${inner.length - SUMMARY_CHILDREN} more`);
+      if (inner.length > SUMMARY_CHILDREN) summary.push(`  … ${inner.length - SUMMARY_CHILDREN} more`);
     } else if (shownFiles < SUMMARY_FILES) {
-      out.push(child.name);
+      summary.push(visible(child.name));
       shownFiles++;
     }
   }
   const topFiles = top.filter((c) => c.type === "file").length;
-  if (topFiles > shownFiles) out.push(`… ${topFiles - shownFiles} more files`);
-  out.push("```");
+  if (topFiles > shownFiles) summary.push(`… ${topFiles - shownFiles} more files`);
+  const fence = fenceFor(summary);
+  out.push(`${fence}text`, ...summary, fence);
   dependencyNote();
   return out;
 }

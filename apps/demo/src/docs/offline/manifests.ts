@@ -1,6 +1,8 @@
 // Project manifests read from their text (whole or cut by a read bound): package.json, pyproject.toml,
 // Cargo.toml, go.mod, composer.json, setup.cfg, pnpm-workspace.yaml and the JVM/C build files (pom.xml,
 // build.gradle, CMakeLists.txt) — name, description, scripts and entry points.
+
+import { code } from "./markdown.js";
 import { parsePartialJson } from "./partial-json.js";
 
 /** What a manifest says about its project. */
@@ -269,9 +271,9 @@ export function parseManifest(file: string, text: string): Manifest | undefined 
 export function describeManifest(manifest: Manifest): string {
   if (manifest.kind === "pnpm workspace")
     return manifest.workspaces.length > 0
-      ? `pnpm workspace: ${manifest.workspaces.map((w) => `\`${w}\``).join(", ")}`
+      ? `pnpm workspace: ${manifest.workspaces.map((w) => code(w)).join(", ")}`
       : "pnpm workspace";
-  const head = `${manifest.kind}${manifest.name ? ` \`${manifest.name}\`` : ""}${manifest.version ? ` ${manifest.version}` : ""}`;
+  const head = `${manifest.kind}${manifest.name ? ` ${code(manifest.name)}` : ""}${manifest.version ? ` ${manifest.version}` : ""}`;
   if (manifest.description) return `${head}: ${manifest.description}`;
   return manifest.name || manifest.version
     ? head

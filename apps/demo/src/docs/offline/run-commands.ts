@@ -2,6 +2,7 @@
 // scripts and entry points, Makefile targets, Go main packages, shell scripts — each with its source.
 import { javascriptManager, type PackageManager, packageManagersFrom } from "./lockfiles.js";
 import type { Manifest } from "./manifests.js";
+import { code, shellPath } from "./markdown.js";
 import { type RunCommand, readmeCommands } from "./readme.js";
 import { docComment, makeTargets } from "./summarize-file.js";
 
@@ -103,16 +104,16 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
 
   if (pkg && js?.run) {
     for (const [name, command, hooks] of commandScripts(pkg.scripts))
-      add(js.run(name), "package.json scripts", `runs \`${command}\`${hooks}`);
+      add(js.run(name), "package.json scripts", `runs ${code(command)}${hooks}`);
     for (const [name, target] of pkg.bins)
-      add(name, "package.json bin", `the installed command (\`${target}\`)`);
+      add(name, "package.json bin", `the installed command (${code(target)})`);
   }
   // Workspace packages: their installed commands and scripts, run from the root.
   for (const [file, manifest] of inputs.manifests) {
     if (!file.includes("/") || manifest.file !== "package.json" || !js?.run) continue;
     const where = file.slice(0, file.lastIndexOf("/"));
     for (const [name, target] of manifest.bins)
-      add(name, `${file} bin`, `the installed command (\`${where}/${target.replace(/^\.\//, "")}\`)`);
+      add(name, `${file} bin`, `the installed command (${code(`${where}/${target.replace(/^\.\//, "")}`)})`);
     const main = commandScripts(manifest.scripts)
       .filter(([name]) => WORKSPACE_SCRIPTS.has(name))
       .slice(0, 2);
@@ -123,19 +124,19 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
           : js.name === "Yarn" && manifest.name
             ? `yarn workspace ${manifest.name} ${name}`
             : `npm run ${name} --workspace ${where}`;
-      add(run, `${file} scripts`, `runs \`${command}\`${hooks}`);
+      add(run, `${file} scripts`, `runs ${code(command)}${hooks}`);
     }
   }
   const composer = inputs.manifests.get("composer.json");
   if (composer) {
     for (const [name, command] of composer.scripts)
-      add(`composer run-script ${name}`, "composer.json scripts", `runs \`${command}\``);
+      add(`composer run-script ${name}`, "composer.json scripts", `runs ${code(command)}`);
     for (const [name] of composer.bins) add(`vendor/bin/${name}`, "composer.json bin");
   }
   if (pyproject) {
     const prefix = python?.name === "uv" ? "uv run " : python?.name === "Poetry" ? "poetry run " : "";
     for (const [name, target] of pyproject.bins)
-      add(`${prefix}${name}`, "pyproject.toml [project.scripts]", `calls \`${target}\``);
+      add(`${prefix}${name}`, "pyproject.toml [project.scripts]", `calls ${code(target)}`);
   }
   const cargo = inputs.manifests.get("Cargo.toml");
   if (cargo) {
@@ -150,7 +151,7 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
     );
     for (const [file] of mains) {
       const dir = file.includes("/") ? `./${file.slice(0, file.lastIndexOf("/"))}` : ".";
-      add(`go run ${dir}`, file, "runs the main package");
+      add(`go run ${shellPath(dir)}`, file, "runs the main package");
     }
     add("go test ./...", "go.mod");
   }
@@ -176,7 +177,7 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
   for (const [file, text] of inputs.reads) {
     if (/\.(sh|bash)$/.test(file)) {
       const shell = /^#!.*\bbash\b/.test(text) || file.endsWith(".bash") ? "bash" : "sh";
-      add(`${shell} ${file}`, file, docComment(file, text));
+      add(`${shell} ${shellPath(file)}`, file, docComment(file, text));
     } else if (/(^|\/)__main__\.py$/.test(file) && file.includes("/")) {
       // A package's __main__ runs as a module (its relative imports fail when run as a file).
       const module = file
@@ -185,7 +186,7 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
         .replaceAll("/", ".");
       add(`python3 -m ${module}`, file, docComment(file, text));
     } else if (/\.py$/.test(file) && /^if __name__ == ["']__main__["']:/m.test(text))
-      add(`python3 ${file}`, file, docComment(file, text));
+      add(`python3 ${shellPath(file)}`, file, docComment(file, text));
   }
   return { managers, commands: out };
 }

@@ -2,6 +2,7 @@
 // definitions (functions, classes, exported names) for JS/TS, Python, Go, Rust, shell, C/C++ and the
 // class-based JVM/.NET languages (Java, Kotlin, Scala, C#, Swift).
 import { describeManifest, parseManifest } from "./manifests.js";
+import { code } from "./markdown.js";
 import { readmePurpose, readmeTitle } from "./readme.js";
 
 const MAX_NAMES = 6;
@@ -184,11 +185,11 @@ export function summarizeFile(file: string, text: string, readLines?: number): s
     return clip(readmeLine(text));
   if (/^(makefile|gnumakefile|justfile)$/i.test(base)) {
     const targets = makeTargets(text);
-    return targets.length > 0 ? clip(`targets ${targets.map((t) => `\`${t}\``).join(", ")}`) : "no targets";
+    return targets.length > 0 ? clip(`targets ${targets.map((t) => code(t)).join(", ")}`) : "no targets";
   }
   const doc = docComment(file, text);
   const defs = topLevelDefinitions(file, text);
-  const list = defs.names.slice(0, MAX_NAMES).map((n) => `\`${n}\``);
+  const list = defs.names.slice(0, MAX_NAMES).map((n) => code(n));
   const cut = readLines !== undefined && text.split("\n").length >= readLines;
   const more =
     (defs.names.length > MAX_NAMES ? ` and ${defs.names.length - MAX_NAMES} more` : "") +
@@ -213,7 +214,7 @@ export function summarizeFile(file: string, text: string, readLines?: number): s
       const t = line.trim();
       return t.length > 0 && !DIRECTIVE.test(t.replace(/^(#+|\/\/+|\/\*+)\s*/, ""));
     });
-  return first ? clip(`starts with \`${first.trim().slice(0, 80)}\``) : "empty";
+  return first ? clip(`starts with ${code(first.trim().slice(0, 80))}`) : "empty";
 }
 
 /** A Makefile's or justfile's targets (not special or pattern targets). */

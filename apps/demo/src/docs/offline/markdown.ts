@@ -1,0 +1,44 @@
+// Text from the folder (file names, commands, manifest fields) placed in the Markdown document safely:
+// a name may hold backticks, line breaks or control characters, and must neither break the document's
+// structure nor smuggle lines into it.
+
+/** Control characters shown as escapes (`\n`, `\t`, `\u001b`), so one name stays on one line. */
+export function visible(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) =>
+    c === "\n"
+      ? "\\n"
+      : c === "\t"
+        ? "\\t"
+        : c === "\r"
+          ? "\\r"
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** `text` as one Markdown code span, whatever backticks it holds (CommonMark: a longer backtick fence). */
+export function code(text: string): string {
+  const shown = visible(text);
+  const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = shown.startsWith("`") || shown.endsWith("`") ? " " : "";
+  return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
+/** A fence for a code block none of whose lines can close it early. */
+export function fenceFor(lines: readonly string[]): string {
+  const longest = Math.max(
+    0,
+    ...lines.flatMap((l) => [...l.matchAll(/^\s*(`{3,})/g)].map((m) => m[1]?.length ?? 0)),
+  );
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * A relative path as one shell word: kept as it is when plain, `./`-prefixed when it starts with `-`
+ * (else it reads as an option), single-quoted when it holds anything a shell would interpret.
+ */
+export function shellPath(path: string): string {
+  if (/^[\w./@%+=:,-]+$/.test(path)) return path.startsWith("-") ? `./${path}` : path;
+  return `'${(path.startsWith("-") ? `./${path}` : path).replace(/'/g, "'\\''")}'`;
+}
