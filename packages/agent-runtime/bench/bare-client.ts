@@ -16,6 +16,8 @@ export class BareStdioClient {
     this.#child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"] });
     this.#child.stdout.setEncoding("utf8");
     this.#child.stdout.on("data", (chunk: string) => this.#read(chunk));
+    // A write after the server died fails with EPIPE: the exit handler rejects what was pending.
+    this.#child.stdin.on("error", () => undefined);
     this.#child.on("exit", () => {
       this.#exited = true;
       for (const { reject } of this.#pending.values()) reject(new Error("bare client: the server exited"));
@@ -72,7 +74,12 @@ export class BareStdioClient {
       const line = this.#buffered.slice(0, end);
       this.#buffered = this.#buffered.slice(end + 1);
       end = this.#buffered.indexOf("\n");
-      const message = JSON.parse(line) as { id?: number; result?: unknown; error?: { message?: string } };
+      let message: { id?: number; result?: unknown; error?: { message?: string } };
+      try {
+        message = JSON.parse(line);
+      } catch {
+        continue; // not JSON-RPC (a stray log line): nothing here waits for it
+      }
       const waiter = typeof message.id === "number" ? this.#pending.get(message.id) : undefined;
       if (!waiter) continue; // a notification or a server request: nothing here asks for them
       this.#pending.delete(message.id as number);

@@ -12,7 +12,7 @@ import {
   parseTreeReply,
 } from "./offline/layout.js";
 import { type Manifest, parseManifest } from "./offline/manifests.js";
-import { code, visible } from "./offline/markdown.js";
+import { code, paragraphLine, visible } from "./offline/markdown.js";
 import { readmePurpose, readmeTitle } from "./offline/readme.js";
 import { runCommands } from "./offline/run-commands.js";
 import { docComment, summarizeFile } from "./offline/summarize-file.js";
@@ -230,19 +230,25 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
     if (described?.description) purpose = `${described.description} (from ${code(described.file)})`;
   }
   if (!purpose) {
-    // No README: a top-level document's own purpose, named as such.
-    // The documents that say what the project is come before the ones about working on it.
+    // No README that says it: the first top-level document with a purpose, named as such. The documents
+    // that say what the project is come before the ones about working on it.
     const rank = (file: string) =>
       /^(index|overview|about|intro(duction)?|design|architecture|docs?)\./i.test(file)
         ? 0
         : /^(contributing|conventions|style|development|hacking)\b/i.test(file)
           ? 2
           : 1;
-    const doc = [...okReads]
-      .filter(([file]) => !file.includes("/") && /\.(md|markdown|rst|adoc)$/i.test(file))
-      .sort(([a], [b]) => rank(a) - rank(b))[0];
-    const said = doc ? readmePurpose(doc[1]) : undefined;
-    if (doc && said) purpose = `${said} (from ${code(doc[0])}; there is no README)`;
+    const docs = [...okReads]
+      .filter(
+        ([file]) => !file.includes("/") && /\.(md|markdown|rst|adoc)$/i.test(file) && file !== readmeFile,
+      )
+      .sort(([a], [b]) => rank(a) - rank(b));
+    for (const [file, text] of docs) {
+      const said = readmePurpose(text);
+      if (!said) continue;
+      purpose = `${said} (from ${code(file)}; ${readme ? "the README does not say" : "there is no README"})`;
+      break;
+    }
   }
   if (!purpose && manifests.has("go.mod")) {
     const doc = [...okReads]
@@ -275,7 +281,7 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
   }
 
   // One line each: nothing read from the folder may start a heading or a list of its own.
-  const out: string[] = [`# ${visible(title)}`, "", "## Purpose", "", purpose.replace(/\s+/g, " "), ""];
+  const out: string[] = [`# ${visible(title)}`, "", "## Purpose", "", paragraphLine(purpose), ""];
   out.push("## Layout", "", ...layoutLines(inventory), "");
 
   out.push("## Key files", "");

@@ -283,6 +283,20 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(document).not.toContain("make release");
   });
 
+  it("a README with a title and badges only: the purpose comes from the design document", async () => {
+    const root = join(base, "docs-with-bare-readme");
+    cpSync(join(FIXTURES, "docs-only"), root, { recursive: true });
+    writeFileSync(
+      join(root, "README.md"),
+      "# Harbour guide\n\n[![ci](https://ci.invalid/b.svg)](https://ci.invalid)\n",
+    );
+    const { document } = await documentFolder(root);
+    expect(document).toMatch(/^# Harbour guide\n/);
+    expect(section(document, "Purpose")).toContain(
+      "The harbour guide collects what a visiting sailor needs: tides, berths and the harbour office hours. (from `DESIGN.md`; the README does not say)",
+    );
+  });
+
   it("a tree larger than the replies hold: a bounded summary, every top-level folder first, the lockfile's manager", async () => {
     const root = join(base, "big-monorepo");
     const write = (path: string, text: string) => {

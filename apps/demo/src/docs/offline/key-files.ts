@@ -23,11 +23,11 @@ export function keyFileRank(file: string): number | undefined {
   if (LOCKFILES.has(base)) return undefined;
   if (/^readme(\.(md|markdown|rst|txt))?$/i.test(base))
     return depth === 0 ? 0 : depth <= 2 ? 14 + depth : undefined;
+  if (MANIFESTS.has(base)) return depth === 0 ? 1 : depth <= 2 ? 20 + depth : undefined;
   if (DOC.test(base)) {
     if (NOT_ABOUT_THE_PROJECT.test(base)) return undefined;
     return depth === 0 ? 12 : depth <= 2 ? 34 + depth : undefined;
   }
-  if (MANIFESTS.has(base)) return depth === 0 ? 1 : depth <= 2 ? 20 + depth : undefined;
   if (/^(makefile|gnumakefile|justfile)$/i.test(base)) return depth === 0 ? 3 : 24 + depth;
   if (/^setup\.py$/.test(base) && depth === 0) return 4;
   if (/\.(sh|bash)$/.test(base)) return 8 + depth;

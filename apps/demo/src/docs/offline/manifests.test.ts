@@ -124,6 +124,10 @@ describe("the package manager from the lockfile", () => {
     expect(describeManifest(parseManifest("pom.xml", pom)!)).toBe(
       "Maven project `tide-service` 1.4.0: Serves tide tables & harbour data.",
     );
+    // Without a name or description of its own, a pom takes none from its organisation or developers.
+    const bare =
+      "<project><organization><name>Harbour Office</name></organization><artifactId>t</artifactId></project>";
+    expect(describeManifest(parseManifest("pom.xml", bare)!)).toBe("Maven project `t`");
     const gradle = "plugins { id 'java' }\nversion = '0.3.0'\ndescription = 'Tide tables for the JVM'\n";
     expect(describeManifest(parseManifest("build.gradle", gradle)!)).toBe(
       "Gradle build 0.3.0: Tide tables for the JVM",

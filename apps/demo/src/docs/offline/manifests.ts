@@ -201,7 +201,7 @@ function mavenPom(file: string, text: string): Manifest {
   const own = text
     .replace(/<!--[\s\S]*?-->/g, "")
     .replace(
-      /<(parent|dependencies|dependencyManagement|build|profiles|modules|licenses|developers)>[\s\S]*?(<\/\1>|$)/g,
+      /<(parent|dependencies|dependencyManagement|build|profiles|modules|licenses|developers|contributors|organization|repositories|pluginRepositories|mailingLists|scm|issueManagement|ciManagement|distributionManagement|reporting|properties)>[\s\S]*?(<\/\1>|$)/g,
       "",
     );
   const tag = (name: string) => xmlText(new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(own)?.[1]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseListingReply } from "./layout.js";
-import { code, fenceFor, shellPath, visible } from "./markdown.js";
+import { code, fenceFor, paragraphLine, shellPath, shellWord, visible } from "./markdown.js";
 
 describe("text from the folder in the document", () => {
   it("code spans hold any backticks; control characters are shown, never written", () => {
@@ -10,6 +10,22 @@ describe("text from the folder in the document", () => {
     expect(code("run ``x``")).toBe("``` run ``x`` ```");
     expect(code("line\nbreak.txt")).toBe("`line\\nbreak.txt`");
     expect(visible("a\tb\u001b[31m\r")).toBe("a\\tb\\u001b[31m\\r");
+  });
+
+  it("a paragraph line from the folder cannot open a block", () => {
+    expect(paragraphLine("Plain words.")).toBe("Plain words.");
+    expect(paragraphLine("<!-- hides the rest")).toBe("\\<!-- hides the rest");
+    expect(paragraphLine("~~~ a fence")).toBe("\\~~~ a fence");
+    expect(paragraphLine("# a heading")).toBe("\\# a heading");
+    expect(paragraphLine("1. a list")).toBe("1\\. a list");
+    expect(paragraphLine("two\n\n# lines")).toBe("two # lines");
+  });
+
+  it("command words: plain, else single-quoted", () => {
+    expect(shellWord("build:prod")).toBe("build:prod");
+    expect(shellWord("@s/app")).toBe("@s/app");
+    expect(shellWord("x; rm -rf ~")).toBe("'x; rm -rf ~'");
+    expect(shellWord("-x")).toBe("'-x'");
   });
 
   it("a code block's fence is longer than any fence inside it", () => {

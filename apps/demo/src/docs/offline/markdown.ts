@@ -25,6 +25,22 @@ export function code(text: string): string {
   return `${fence}${pad}${shown}${pad}${fence}`;
 }
 
+/**
+ * Text from the folder as one paragraph line: whitespace collapsed, control characters shown, and a
+ * leading character that would start a block (heading, quote, list, fence, HTML, table) escaped.
+ */
+export function paragraphLine(text: string): string {
+  const line = visible(text.replace(/\s+/g, " ").trim());
+  const numbered = /^(\d+)([.)])/.exec(line);
+  if (numbered) return `${numbered[1]}\\${numbered[2]}${line.slice(numbered[0].length)}`;
+  return /^[#>+*~`<=|_-]/.test(line) ? `\\${line}` : line;
+}
+
+/** A word of a generated command: kept when plain, single-quoted when a shell would interpret it. */
+export function shellWord(word: string): string {
+  return /^[\w./@%+=:,][\w./@%+=:,-]*$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
 /** A fence for a code block none of whose lines can close it early. */
 export function fenceFor(lines: readonly string[]): string {
   const longest = Math.max(

@@ -89,6 +89,17 @@ describe("README purpose and title", () => {
     expect(readmePurpose("# 表\n\n潮汐\n")).toBeUndefined();
   });
 
+  it("Markdown is never read as reStructuredText (a one-line fence, one-line front matter)", () => {
+    const fenced = "# mytool\n\nA tool that tidies tide logs.\n\n```\nnpm install -g mytool\n```\n";
+    expect(readmeCommands(fenced).map((c) => c.command)).toEqual(["npm install -g mytool"]);
+    const noHeading = "Tidies tide logs for sailors.\n\n```\nnpm start\n```\n";
+    expect(readmeTitle(noHeading)).toBeUndefined();
+    expect(readmeCommands(noHeading).map((c) => c.command)).toEqual(["npm start"]);
+    const front = "---\nlayout: default\n---\n\nTidies tide logs for sailors.\n";
+    expect(readmeTitle(front)).toBeUndefined();
+    expect(readmePurpose(front)).toBe("Tidies tide logs for sailors.");
+  });
+
   it("a sentence that only introduces a list is left out of the purpose", () => {
     expect(readmePurpose("# yaml\n\n`yaml` is a library for YAML. This library:\n\n- parses\n")).toBe(
       "`yaml` is a library for YAML.",

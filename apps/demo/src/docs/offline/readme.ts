@@ -39,22 +39,22 @@ export function looksLikeCommand(line: string): boolean {
 
 /** The README with HTML comments and front matter removed; reStructuredText is read as Markdown. */
 function clean(markdown: string): string {
-  const text = markdown.replace(/\r\n?/g, "\n");
-  return (looksLikeRst(text) ? rstAsMarkdown(text) : text)
-    .replace(/^---\n[\s\S]*?\n---\n/, "")
-    .replace(/<!--[\s\S]*?(-->|$)/g, "");
+  const text = markdown.replace(/\r\n?/g, "\n").replace(/^---\n[\s\S]*?\n---\n/, "");
+  return (looksLikeRst(text) ? rstAsMarkdown(text) : text).replace(/<!--[\s\S]*?(-->|$)/g, "");
 }
 
 /** reStructuredText's section adornment characters (a line of one of them, 3 or more). */
 const RST_ADORNMENT = /^([=\-~^"'`#*+:._])\1{2,}$/;
 
-/** Whether a README is reStructuredText: a directive, an overlined title or a `::` literal block. */
+/**
+ * Whether a README is reStructuredText: a directive (`.. image::`), or — in a text with no Markdown
+ * heading or code fence — an overlined title or a `::` literal block. (A Markdown fence around one line,
+ * ```` ``` ```` / `npm i` / ```` ``` ````, looks like an overlined title: Markdown is never read as RST.)
+ */
 function looksLikeRst(text: string): boolean {
-  return (
-    /^\.\. [\w|:-][^\n]*::/m.test(text) ||
-    /^([=\-~^"'`#*+])\1{2,}\n[^\n]+\n\1{3,}$/m.test(text) ||
-    /::\n\n[ \t]+\S/.test(text)
-  );
+  if (/^\.\. [\w|:-][^\n]*::/m.test(text)) return true;
+  if (/^#{1,6}\s/m.test(text) || /^\s*(`{3,}|~{3,})/m.test(text)) return false;
+  return /^([=\-^"'#*+])\1{2,}\n[^\n]+\n\1{3,}$/m.test(text) || /::\n\n[ \t]+\S/.test(text);
 }
 
 /**

@@ -66,6 +66,7 @@ describe("how to run, each command with where it came from", () => {
         "app.py": '"""Starts the app."""\nif __name__ == "__main__":\n    main()\n',
         "scripts/seed.sh": "#!/bin/sh\n# Seeds the database.\n",
         "src/tidy/__main__.py": '"""Cleans tide logs."""\nfrom . import clean\n',
+        "my tool/__main__.py": 'if __name__ == "__main__":\n    pass\n',
         "pyproject.toml": '[project]\nname = "app"\n',
       }),
     );
@@ -76,6 +77,7 @@ describe("how to run, each command with where it came from", () => {
       { command: "python3 app.py", source: "app.py", note: "Starts the app." },
       { command: "sh scripts/seed.sh", source: "scripts/seed.sh", note: "Seeds the database." },
       { command: "python3 -m tidy", source: "src/tidy/__main__.py", note: "Cleans tide logs." },
+      { command: "python3 'my tool/__main__.py'", source: "my tool/__main__.py" },
     ]);
   });
 

@@ -2,7 +2,7 @@
 // scripts and entry points, Makefile targets, Go main packages, shell scripts — each with its source.
 import { javascriptManager, type PackageManager, packageManagersFrom } from "./lockfiles.js";
 import type { Manifest } from "./manifests.js";
-import { code, shellPath } from "./markdown.js";
+import { code, shellPath, shellWord } from "./markdown.js";
 import { type RunCommand, readmeCommands } from "./readme.js";
 import { docComment, makeTargets } from "./summarize-file.js";
 
@@ -42,8 +42,8 @@ export function commandScripts(scripts: readonly [string, string][]): [string, s
     const target = hookOf(name);
     if (target !== undefined && (names.has(target) || ["test", "start", "stop", "restart"].includes(target)))
       continue;
-    const pre = names.has(`pre${name}`) ? `\`pre${name}\`` : undefined;
-    const post = names.has(`post${name}`) ? `\`post${name}\`` : undefined;
+    const pre = names.has(`pre${name}`) ? code(`pre${name}`) : undefined;
+    const post = names.has(`post${name}`) ? code(`post${name}`) : undefined;
     const hooks =
       pre && post
         ? ` (npm runs ${pre} before it and ${post} after it)`
@@ -91,8 +91,9 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
   if (js && !managers.includes(js)) add(js.install, js.evidence, "installs the dependencies");
   const pyproject = inputs.manifests.get("pyproject.toml");
   const python = managers.find((m) => ["uv", "Poetry", "PDM", "Pipenv"].includes(m.name));
-  if (pyproject && !python) add("pip install .", "pyproject.toml", "installs the project and its commands");
-  if (!pyproject && !python && rootFiles.includes("requirements.txt"))
+  const setup = ["pyproject.toml", "setup.cfg", "setup.py"].find((f) => rootFiles.includes(f));
+  if (setup && !python) add("pip install .", setup, "installs the project and its commands");
+  if (!setup && !python && rootFiles.includes("requirements.txt"))
     add("pip install -r requirements.txt", "requirements.txt", "installs the dependencies");
   if (rootFiles.includes("Gemfile") && !managers.some((m) => m.name === "Bundler"))
     add("bundle install", "Gemfile", "installs the dependencies");
@@ -104,44 +105,48 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
 
   if (pkg && js?.run) {
     for (const [name, command, hooks] of commandScripts(pkg.scripts))
-      add(js.run(name), "package.json scripts", `runs ${code(command)}${hooks}`);
+      add(js.run(shellWord(name)), "package.json scripts", `runs ${code(command)}${hooks}`);
     for (const [name, target] of pkg.bins)
-      add(name, "package.json bin", `the installed command (${code(target)})`);
+      add(shellWord(name), "package.json bin", `the installed command (${code(target)})`);
   }
   // Workspace packages: their installed commands and scripts, run from the root.
   for (const [file, manifest] of inputs.manifests) {
     if (!file.includes("/") || manifest.file !== "package.json" || !js?.run) continue;
     const where = file.slice(0, file.lastIndexOf("/"));
     for (const [name, target] of manifest.bins)
-      add(name, `${file} bin`, `the installed command (${code(`${where}/${target.replace(/^\.\//, "")}`)})`);
+      add(
+        shellWord(name),
+        `${file} bin`,
+        `the installed command (${code(`${where}/${target.replace(/^\.\//, "")}`)})`,
+      );
     const main = commandScripts(manifest.scripts)
       .filter(([name]) => WORKSPACE_SCRIPTS.has(name))
       .slice(0, 2);
     for (const [name, command, hooks] of main) {
       const run =
         js.name === "pnpm" && manifest.name
-          ? `pnpm --filter ${manifest.name} run ${name}`
+          ? `pnpm --filter ${shellWord(manifest.name)} run ${shellWord(name)}`
           : js.name === "Yarn" && manifest.name
-            ? `yarn workspace ${manifest.name} ${name}`
-            : `npm run ${name} --workspace ${where}`;
+            ? `yarn workspace ${shellWord(manifest.name)} ${shellWord(name)}`
+            : `npm run ${shellWord(name)} --workspace ${shellPath(where)}`;
       add(run, `${file} scripts`, `runs ${code(command)}${hooks}`);
     }
   }
   const composer = inputs.manifests.get("composer.json");
   if (composer) {
     for (const [name, command] of composer.scripts)
-      add(`composer run-script ${name}`, "composer.json scripts", `runs ${code(command)}`);
-    for (const [name] of composer.bins) add(`vendor/bin/${name}`, "composer.json bin");
+      add(`composer run-script ${shellWord(name)}`, "composer.json scripts", `runs ${code(command)}`);
+    for (const [name] of composer.bins) add(shellPath(`vendor/bin/${name}`), "composer.json bin");
   }
   if (pyproject) {
     const prefix = python?.name === "uv" ? "uv run " : python?.name === "Poetry" ? "poetry run " : "";
     for (const [name, target] of pyproject.bins)
-      add(`${prefix}${name}`, "pyproject.toml [project.scripts]", `calls ${code(target)}`);
+      add(`${prefix}${shellWord(name)}`, "pyproject.toml [project.scripts]", `calls ${code(target)}`);
   }
   const cargo = inputs.manifests.get("Cargo.toml");
   if (cargo) {
     if (cargo.bins.length > 1)
-      for (const [name] of cargo.bins) add(`cargo run --bin ${name}`, "Cargo.toml [[bin]]");
+      for (const [name] of cargo.bins) add(`cargo run --bin ${shellWord(name)}`, "Cargo.toml [[bin]]");
     else add("cargo run", "Cargo.toml", "builds and runs the crate's binary");
     add("cargo test", "Cargo.toml");
   }
@@ -178,7 +183,7 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
     if (/\.(sh|bash)$/.test(file)) {
       const shell = /^#!.*\bbash\b/.test(text) || file.endsWith(".bash") ? "bash" : "sh";
       add(`${shell} ${shellPath(file)}`, file, docComment(file, text));
-    } else if (/(^|\/)__main__\.py$/.test(file) && file.includes("/")) {
+    } else if (/^(src\/)?([A-Za-z_]\w*\/)+__main__\.py$/.test(file)) {
       // A package's __main__ runs as a module (its relative imports fail when run as a file).
       const module = file
         .replace(/^src\//, "")

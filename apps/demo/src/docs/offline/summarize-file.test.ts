@@ -134,6 +134,12 @@ describe("key files", () => {
       "notes/deep/er/idea.md",
     ];
     expect(pickKeyFiles(files, 10)).toEqual(["CONTRIBUTING.md", "DESIGN.md", "reference/schemas/README.md"]);
+    // A build file named .txt is a build file, not a document.
+    expect(pickKeyFiles(["DESIGN.md", "CMakeLists.txt", "docs/CMakeLists.txt"], 10)).toEqual([
+      "CMakeLists.txt",
+      "DESIGN.md",
+      "docs/CMakeLists.txt",
+    ]);
     expect(summarizeFile("DESIGN.md", "# Design\n\nThree layers, one direction. More below.\n")).toBe(
       "Design: Three layers, one direction.",
     );

@@ -90,7 +90,7 @@ export function topLevelDefinitions(file: string, text: string): { exported: boo
       return {
         exported: false,
         names: names(text, [
-          /^(?!(?:if|else|while|for|switch|return|do|case)\b)(?:[A-Za-z_][\w:<>,]*[\s*&]+)+\**([A-Za-z_]\w*)\s*\([^;{)]*\)\s*(?:const\s*)?(?:\{|;|$)/gm,
+          /^(?!(?:if|else|while|for|switch|return|do|case)\b)(?:[A-Za-z_][\w:<>,]*[ \t*&]+)+\**([A-Za-z_]\w*)\s*\([^;{)]*\)\s*(?:const\s*)?(?:\{|;|$)/gm,
           /^(?:typedef\s+)?(?:struct|union|enum|class)\s+([A-Za-z_]\w*)/gm,
         ]),
       };
