@@ -101,8 +101,8 @@ describe("how to run, each command with where it came from", () => {
     const { commands } = runCommands(inputs({ "package.json": scripts }, ["package-lock.json"]));
     expect(commands.map((c) => [c.command, c.note])).toEqual([
       ["npm ci", "installs the dependencies"],
-      ["npm run build", "runs `tsc` (npm runs `prebuild` before it and `postbuild` after it)"],
-      ["npm run lint", "runs `eslint .` (npm runs `postlint` after it)"],
+      ["npm run build", "runs `tsc` (`prebuild` runs before it and `postbuild` after it)"],
+      ["npm run lint", "runs `eslint .` (`postlint` runs after it)"],
       ["npm run pretty", "runs `prettier .`"],
     ]);
   });

@@ -46,11 +46,11 @@ export function commandScripts(scripts: readonly [string, string][]): [string, s
     const post = names.has(`post${name}`) ? code(`post${name}`) : undefined;
     const hooks =
       pre && post
-        ? ` (npm runs ${pre} before it and ${post} after it)`
+        ? ` (${pre} runs before it and ${post} after it)`
         : pre
-          ? ` (npm runs ${pre} before it)`
+          ? ` (${pre} runs before it)`
           : post
-            ? ` (npm runs ${post} after it)`
+            ? ` (${post} runs after it)`
             : "";
     out.push([name, command, hooks]);
   }
