@@ -217,6 +217,7 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
     "setup.cfg",
     "pom.xml",
     "CMakeLists.txt",
+    "deno.json",
   ]
     .map((f) => manifests.get(f))
     .find((m) => m !== undefined);

@@ -29,6 +29,9 @@ describe("manifests", () => {
     expect(describeManifest(parseManifest("browser/package.json", '{"type":"module"}')!)).toBe(
       "npm package settings, without a name or description",
     );
+    expect(describeManifest(parseManifest("deno.json", '{"tasks":{"dev":"deno run main.ts"}}')!)).toBe(
+      "Deno project settings, tasks `dev`",
+    );
   });
 
   it("pyproject.toml: [project] and [project.scripts], or Poetry's tables", () => {

@@ -37,6 +37,7 @@ export const MANIFEST_FILES = [
   "build.gradle",
   "build.gradle.kts",
   "CMakeLists.txt",
+  "deno.json",
 ] as const;
 
 const str = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
@@ -53,7 +54,7 @@ function pairs(value: unknown, fallbackName?: string): [string, string][] {
   );
 }
 
-function jsonManifest(file: string, kind: string, text: string): Manifest {
+function jsonManifest(file: string, kind: string, text: string, scriptsKey = "scripts"): Manifest {
   const parsed = parsePartialJson(text.replace(/\.\.\. \[\d+ characters truncated\]\s*$/, ""));
   const data = (typeof parsed.value === "object" && parsed.value !== null ? parsed.value : {}) as Record<
     string,
@@ -66,7 +67,7 @@ function jsonManifest(file: string, kind: string, text: string): Manifest {
   const manifest: Manifest = {
     file,
     kind,
-    scripts: pairs(data.scripts),
+    scripts: pairs(data[scriptsKey]),
     bins: pairs(data.bin, name?.replace(/^@[^/]+\//, "")),
     workspaces: Array.isArray(workspaces) ? workspaces.filter((w): w is string => typeof w === "string") : [],
   };
@@ -246,6 +247,8 @@ export function parseManifest(file: string, text: string): Manifest | undefined 
       return jsonManifest(base, "npm package", text);
     case "composer.json":
       return jsonManifest(base, "PHP package", text);
+    case "deno.json":
+      return jsonManifest(base, "Deno project", text, "tasks");
     case "pyproject.toml":
     case "Cargo.toml":
       return tomlManifest(base, text);
@@ -275,7 +278,9 @@ export function describeManifest(manifest: Manifest): string {
       : "pnpm workspace";
   const head = `${manifest.kind}${manifest.name ? ` ${code(manifest.name)}` : ""}${manifest.version ? ` ${manifest.version}` : ""}`;
   if (manifest.description) return `${head}: ${manifest.description}`;
-  return manifest.name || manifest.version
-    ? head
-    : `${manifest.kind} settings, without a name or description`;
+  if (manifest.name || manifest.version) return head;
+  if (manifest.scripts.length === 0) return `${manifest.kind} settings, without a name or description`;
+  const names = manifest.scripts.slice(0, 6).map(([name]) => code(name));
+  const more = manifest.scripts.length > 6 ? ` and ${manifest.scripts.length - 6} more` : "";
+  return `${manifest.kind} settings, ${manifest.file === "deno.json" ? "tasks" : "scripts"} ${names.join(", ")}${more}`;
 }

@@ -107,6 +107,18 @@ describe("how to run, each command with where it came from", () => {
     ]);
   });
 
+  it("Deno tasks; a Compose file over a Dockerfile", () => {
+    const deno = runCommands(
+      inputs({ "deno.json": '{"tasks":{"dev":"deno run -A main.ts"}}' }, ["Dockerfile"]),
+    );
+    expect(deno.commands.map((c) => `${c.command} — ${c.note} (${c.source})`)).toEqual([
+      "deno task dev — runs `deno run -A main.ts` (deno.json tasks)",
+      "docker build . — builds the image (Dockerfile)",
+    ]);
+    const stack = runCommands(inputs({}, ["Dockerfile", "compose.yaml"]));
+    expect(stack.commands.map((c) => c.command)).toEqual(["docker compose up"]);
+  });
+
   it("Maven, Gradle (their wrappers when present) and CMake builds", () => {
     const jvm = runCommands(inputs({ "pom.xml": "<project/>" }, ["mvnw", "build.gradle.kts", "gradlew"]));
     expect(jvm.commands.map((c) => `${c.command} (${c.source})`)).toEqual([

@@ -132,6 +132,10 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
       add(run, `${file} scripts`, `runs ${code(command)}${hooks}`);
     }
   }
+  const deno = inputs.manifests.get("deno.json");
+  if (deno)
+    for (const [name, command] of deno.scripts)
+      add(`deno task ${shellWord(name)}`, "deno.json tasks", `runs ${code(command)}`);
   const composer = inputs.manifests.get("composer.json");
   if (composer) {
     for (const [name, command] of composer.scripts)
@@ -170,6 +174,10 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
     const run = rootFiles.includes("gradlew") ? "./gradlew" : "gradle";
     add(`${run} build`, gradle, "builds and tests the project");
   }
+  // Containers: the compose file runs the whole stack; else the Dockerfile builds the image.
+  const compose = rootFiles.find((f) => /^(docker-)?compose\.ya?ml$/.test(f));
+  if (compose) add("docker compose up", compose, "starts the services it defines");
+  else if (rootFiles.includes("Dockerfile")) add("docker build .", "Dockerfile", "builds the image");
   if (rootFiles.includes("CMakeLists.txt"))
     add("cmake -S . -B build && cmake --build build", "CMakeLists.txt", "configures and builds");
   for (const [file, text] of inputs.reads) {

@@ -69,6 +69,18 @@ describe("one line per file, from its own content", () => {
     );
   });
 
+  it("Dockerfiles (base images, what runs) and Compose files (services)", () => {
+    const dockerfile =
+      'FROM node:20 AS build\nRUN npm ci\nFROM --platform=linux/amd64 node:20-slim\nCMD ["node", "server.js"]\n';
+    expect(summarizeFile("Dockerfile", dockerfile)).toBe(
+      'image from `node:20`, then `node:20-slim`; runs `["node", "server.js"]`',
+    );
+    const compose =
+      'services:\n  api:\n    build: .\n    ports: ["8080:8080"]\n\n  db:\n    image: postgres:15\nvolumes:\n  data:\n';
+    expect(summarizeFile("compose.yaml", compose)).toBe("Compose services `api`, `db`");
+    expect(summarizeFile("docker-compose.yml", "version: '3'\n")).toBe("Compose file");
+  });
+
   it("shell: the comment after the shebang and the functions", () => {
     const sh =
       "#!/usr/bin/env bash\n# Deploys the site.\nset -e\nbuild() {\n  :\n}\nfunction push {\n  :\n}\n";

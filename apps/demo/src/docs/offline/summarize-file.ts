@@ -183,6 +183,13 @@ export function summarizeFile(file: string, text: string, readLines?: number): s
   if (manifest) return clip(describeManifest(manifest));
   if (/^readme(\.[a-z]+)?$/i.test(base) || /\.(md|markdown|rst|adoc)$/i.test(base))
     return clip(readmeLine(text));
+  if (/^dockerfile$|\.dockerfile$/i.test(base)) return clip(dockerfileLine(text));
+  if (/^(docker-)?compose\.ya?ml$/.test(base)) {
+    const services = composeServices(text);
+    return services.length > 0
+      ? clip(`Compose services ${services.map((s) => code(s)).join(", ")}`)
+      : "Compose file";
+  }
   if (/^(makefile|gnumakefile|justfile)$/i.test(base)) {
     const targets = makeTargets(text);
     return targets.length > 0 ? clip(`targets ${targets.map((t) => code(t)).join(", ")}`) : "no targets";
@@ -215,6 +222,22 @@ export function summarizeFile(file: string, text: string, readLines?: number): s
       return t.length > 0 && !DIRECTIVE.test(t.replace(/^(#+|\/\/+|\/\*+)\s*/, ""));
     });
   return first ? clip(`starts with ${code(first.trim().slice(0, 80))}`) : "empty";
+}
+
+/** A Dockerfile's base image(s) and what the container runs. */
+function dockerfileLine(text: string): string {
+  const images = [...text.matchAll(/^\s*FROM\s+(?:--\S+\s+)*(\S+)/gim)].map((m) => m[1] as string);
+  const runs = [...text.matchAll(/^\s*(?:CMD|ENTRYPOINT)\s+(.+)$/gim)].at(-1)?.[1]?.trim();
+  const from =
+    images.length > 0 ? `image from ${images.map((i) => code(i)).join(", then ")}` : "a Dockerfile";
+  return runs ? `${from}; runs ${code(runs)}` : from;
+}
+
+/** The service names of a Compose file: the keys indented under `services:`. */
+export function composeServices(text: string): string[] {
+  const block = /^services:[ \t]*\n((?:[ \t]+\S.*\n?|[ \t]*\n)*)/m.exec(text)?.[1] ?? "";
+  const indent = /^([ \t]+)\S/m.exec(block)?.[1] ?? "  ";
+  return [...block.matchAll(new RegExp(`^${indent}([\\w.-]+):`, "gm"))].map((m) => m[1] as string);
 }
 
 /** A Makefile's or justfile's targets (not special or pattern targets). */
