@@ -265,6 +265,18 @@ Package manager: uv (from \`uv.lock\`).
     expect(document).not.toMatch(/\b0 files|could not be listed/);
   });
 
+  it("a nested manifest's description is named by its path, and the root's comes first", () => {
+    const nested = run({
+      "ollama/package.json": '{"name":"@l/ollama","description":"Ollama for LangChain."}',
+    });
+    expect(nested.document).toContain("Ollama for LangChain. (from `ollama/package.json`)");
+    const both = run({
+      "package.json": '{"name":"root","description":"The root project."}',
+      "a/package.json": '{"name":"a","description":"Package A."}',
+    });
+    expect(both.document).toContain("The root project. (from `package.json`)");
+  });
+
   it("reports reads that failed, and writes with what it has when called without tools", () => {
     const messages = [
       new HumanMessage("go"),

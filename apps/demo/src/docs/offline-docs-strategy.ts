@@ -227,8 +227,11 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
   const title = (readme ? readmeTitle(readme) : undefined) ?? rootManifest?.name ?? options.fallbackName;
   let purpose = readme ? readmePurpose(readme) : undefined;
   if (!purpose) {
-    const described = [...manifests.values()].find((m) => !m.file.includes("/") && m.description);
-    if (described?.description) purpose = `${described.description} (from ${code(described.file)})`;
+    // The root's manifest first, else the shallowest one that describes its project (named by its path).
+    const described = [...manifests]
+      .filter(([, m]) => m.description)
+      .sort(([a], [b]) => a.split("/").length - b.split("/").length)[0];
+    if (described) purpose = `${described[1].description} (from ${code(described[0])})`;
   }
   if (!purpose) {
     // No README that says it: the first top-level document with a purpose, named as such. The documents

@@ -24,6 +24,15 @@ describe("one line per file, from its own content", () => {
     expect(summarizeFile("tides/__init__.py", init)).toBe("exports `Tide`, `predict`");
   });
 
+  it("a licence banner is not a doc comment", () => {
+    const banner =
+      "/*!\n * forwarded\n * Copyright(c) 2014 Someone\n * MIT Licensed\n */\n\nmodule.exports = forwarded;\nfunction forwarded() {}\n";
+    expect(summarizeFile("index.js", banner)).toBe("defines `forwarded`");
+    const described =
+      "/*!\n * Parses the X-Forwarded-For header.\n * Licensed under the MIT license.\n */\nexport function parse() {}\n";
+    expect(summarizeFile("index.js", described)).toBe("Parses the X-Forwarded-For header. Exports `parse`");
+  });
+
   it("tool directives are not doc comments; a file read in part says its names are from that part", () => {
     const py = "# mypy: allow-untyped-defs\n# -*- coding: utf-8 -*-\nimport os\n\ndef run():\n    pass\n";
     expect(summarizeFile("fixtures.py", py)).toBe("defines `run`");

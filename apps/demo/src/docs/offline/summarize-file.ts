@@ -114,7 +114,7 @@ export function topLevelDefinitions(file: string, text: string): { exported: boo
 
 /** Comment lines that speak to a tool, not to a reader (lint, type-check and editor directives, licences). */
 const DIRECTIVE =
-  /^(@|eslint|prettier|biome-ignore|jshint|istanbul|c8\s|noqa|type:|mypy:|pyright:|pylint:|flake8|ruff:|isort:|fmt:|shellcheck|vim?:|(-\*-\s*)?coding[:=]|-\*-|SPDX|Copyright|!\/)/i;
+  /^(@|eslint|prettier|biome-ignore|jshint|istanbul|c8\s|noqa|type:|mypy:|pyright:|pylint:|flake8|ruff:|isort:|fmt:|shellcheck|vim?:|(-\*-\s*)?coding[:=]|-\*-|SPDX|Copyright|\(c\)|©|!\/|all rights reserved|licen[sc]ed\b|(MIT|ISC|BSD|Apache|GPL|MPL)\b.*licen[sc]e|licen[sc]e:)/i;
 
 /** The file's leading doc comment, as one sentence-ish line. */
 export function docComment(file: string, text: string): string | undefined {
@@ -133,7 +133,7 @@ export function docComment(file: string, text: string): string | undefined {
     if (inner?.[1]) lines = inner[1].split("\n").map((l) => l.trim().replace(/^\/\/!\s?/, ""));
   }
   if (lines.join("").trim() === "" && lang !== "other") {
-    const block = /^\s*\/\*\*?([\s\S]*?)\*\//.exec(body);
+    const block = /^\s*\/\*[*!]?([\s\S]*?)\*\//.exec(body);
     const slashes = /^\s*((?:\/\/.*\n?)+)/.exec(body);
     const hashes = /^\s*((?:#.*\n?)+)/.exec(body);
     if (block?.[1] && lang !== "python" && lang !== "shell")
@@ -155,7 +155,9 @@ export function docComment(file: string, text: string): string | undefined {
     first.push(t);
   }
   const joined = first.join(" ").replace(/\s+/g, " ").trim();
-  return joined.length >= 8 ? joined : undefined;
+  // A lone word (a banner's module name) says nothing; text without spaces (Chinese) may still.
+  const oneWord = !/\s/.test(joined) && !/\p{Script=Han}/u.test(joined);
+  return joined.length >= 8 && !oneWord ? joined : undefined;
 }
 
 function clip(text: string): string {
