@@ -221,7 +221,12 @@ export function summarizeFile(file: string, text: string, readLines?: number): s
     .split("\n")
     .find((line) => {
       const t = line.trim();
-      return t.length > 0 && !DIRECTIVE.test(t.replace(/^(#+|\/\/+|\/\*+)\s*/, ""));
+      // Directives ('use strict', # mypy: ...) say nothing about the file.
+      return (
+        t.length > 0 &&
+        !/^["']use \w+["'];?$/.test(t) &&
+        !DIRECTIVE.test(t.replace(/^(#+|\/\/+|\/\*+)\s*/, ""))
+      );
     });
   return first ? clip(`starts with ${code(first.trim().slice(0, 80))}`) : "empty";
 }
