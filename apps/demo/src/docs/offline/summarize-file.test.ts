@@ -39,6 +39,9 @@ describe("one line per file, from its own content", () => {
     expect(summarizeFile("conftest.py", "# mypy: allow-untyped-defs\nimport os\n")).toBe(
       "starts with `import os`",
     );
+    expect(summarizeFile("index.js", "'use strict';\n\nvar x = require('x');\n")).toBe(
+      "starts with `var x = require('x');`",
+    );
     const ts = "// @ts-nocheck\n/* eslint-disable */\nexport function load() {}\n";
     expect(summarizeFile("load.ts", ts)).toBe("exports `load`");
     const sh = "#!/bin/sh\n# shellcheck disable=SC2086\n# Builds the site.\nbuild() { :; }\n";
