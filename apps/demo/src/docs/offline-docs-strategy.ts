@@ -13,7 +13,7 @@ import {
 } from "./offline/layout.js";
 import { type Manifest, parseManifest } from "./offline/manifests.js";
 import { code, paragraphLine, visible } from "./offline/markdown.js";
-import { readmePurpose, readmeTitle } from "./offline/readme.js";
+import { MARKUP_NAME, README_NAME, readmePurpose, readmeTitle } from "./offline/readme.js";
 import { runCommands } from "./offline/run-commands.js";
 import { docComment, summarizeFile } from "./offline/summarize-file.js";
 import { type ToolOutcome, toolOutcomes } from "./offline/tool-outcomes.js";
@@ -206,7 +206,7 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
     const manifest = parseManifest(file, text);
     if (manifest) manifests.set(file, manifest);
   }
-  const readmeFile = [...okReads.keys()].find((f) => /^readme(\.[a-z]+)?$/i.test(f));
+  const readmeFile = [...okReads.keys()].find((f) => README_NAME.test(f));
   const readme = readmeFile ? okReads.get(readmeFile) : undefined;
   const rootManifest = [
     "package.json",
@@ -243,9 +243,7 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
           ? 2
           : 1;
     const docs = [...okReads]
-      .filter(
-        ([file]) => !file.includes("/") && /\.(md|markdown|rst|adoc)$/i.test(file) && file !== readmeFile,
-      )
+      .filter(([file]) => !file.includes("/") && MARKUP_NAME.test(file) && file !== readmeFile)
       .sort(([a], [b]) => rank(a) - rank(b));
     for (const [file, text] of docs) {
       const said = readmePurpose(text);

@@ -8,7 +8,7 @@ const TEXT_SOURCE =
 const ENTRY = /^(main|index|app|cli|server|__main__|lib|mod|run|start)\.[a-z]+$/;
 const TEST = /(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.(go|py)$/;
 /** Prose documents: after the manifests and scripts, before other sources at the top level. */
-export const DOC = /\.(md|markdown|rst|adoc|txt)$/i;
+const DOC = /\.(md|markdown|rst|adoc|txt)$/i;
 /** Documents about everything but what the project is and how to run it. */
 const NOT_ABOUT_THE_PROJECT =
   /^(changelog|changes|history|news|license|licence|copying|notice|authors|contributors|code_of_conduct|security|funding|support|codeowners|requirements[\w-]*)\b/i;

@@ -55,6 +55,5 @@ export function fenceFor(lines: readonly string[]): string {
  * (else it reads as an option), single-quoted when it holds anything a shell would interpret.
  */
 export function shellPath(path: string): string {
-  if (/^[\w./@%+=:,-]+$/.test(path)) return path.startsWith("-") ? `./${path}` : path;
-  return `'${(path.startsWith("-") ? `./${path}` : path).replace(/'/g, "'\\''")}'`;
+  return shellWord(path.startsWith("-") ? `./${path}` : path);
 }

@@ -1,6 +1,11 @@
 // What a README says: its title, its first prose paragraph (whatever the heading style, comments or
 // badges before it), and the commands it shows in code spans and fenced blocks.
 
+/** A README's file name (`README`, `README.md`, `readme.rst`, ...). */
+export const README_NAME = /^readme(\.[a-z]+)?$/i;
+/** A markup document, read the way a README is: Markdown, reStructuredText, AsciiDoc. */
+export const MARKUP_NAME = /\.(md|markdown|rst|adoc)$/i;
+
 /** A command and where it came from (`README.md`, `package.json scripts`, …). */
 export interface RunCommand {
   command: string;

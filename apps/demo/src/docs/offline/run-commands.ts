@@ -3,7 +3,7 @@
 import { javascriptManager, type PackageManager, packageManagersFrom } from "./lockfiles.js";
 import type { Manifest } from "./manifests.js";
 import { code, shellPath, shellWord } from "./markdown.js";
-import { type RunCommand, readmeCommands } from "./readme.js";
+import { README_NAME, type RunCommand, readmeCommands } from "./readme.js";
 import { docComment, makeTargets } from "./summarize-file.js";
 
 /** The scripts of a workspace package worth naming (its others are one look at its package.json away). */
@@ -100,7 +100,7 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
 
   // The README, and the top-level documents whose subject is running the project.
   for (const [file, text] of inputs.reads)
-    if (/^readme(\.[a-z]+)?$/i.test(file) || RUNNING_DOC.test(file))
+    if (README_NAME.test(file) || RUNNING_DOC.test(file))
       for (const c of readmeCommands(text, file)) add(c.command, c.source);
 
   if (pkg && js?.run) {

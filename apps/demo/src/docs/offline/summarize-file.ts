@@ -3,7 +3,7 @@
 // class-based JVM/.NET languages (Java, Kotlin, Scala, C#, Swift).
 import { describeManifest, parseManifest } from "./manifests.js";
 import { code } from "./markdown.js";
-import { readmePurpose, readmeTitle } from "./readme.js";
+import { MARKUP_NAME, README_NAME, readmePurpose, readmeTitle } from "./readme.js";
 
 const MAX_NAMES = 6;
 const MAX_LINE = 160;
@@ -183,8 +183,7 @@ export function summarizeFile(file: string, text: string, readLines?: number): s
   const base = file.split("/").at(-1) ?? file;
   const manifest = parseManifest(base, text);
   if (manifest) return clip(describeManifest(manifest));
-  if (/^readme(\.[a-z]+)?$/i.test(base) || /\.(md|markdown|rst|adoc)$/i.test(base))
-    return clip(readmeLine(text));
+  if (README_NAME.test(base) || MARKUP_NAME.test(base)) return clip(readmeLine(text));
   if (/^dockerfile$|\.dockerfile$/i.test(base)) return clip(dockerfileLine(text));
   if (/^(docker-)?compose\.ya?ml$/.test(base)) {
     const services = composeServices(text);
