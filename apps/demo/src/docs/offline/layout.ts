@@ -2,7 +2,7 @@
 // (whole or cut by a reply bound), merged into one inventory, then written as every file for small trees
 // or a bounded summary, folders first. Dependency and build folders are named and counted, never walked.
 
-import { code, fenceFor, visible } from "./markdown.js";
+import { code, codeBlock, visible } from "./markdown.js";
 import { parsePartialJson } from "./partial-json.js";
 
 /** Folders of installed dependencies and build output: excluded from trees, counted with one listing. */
@@ -287,8 +287,7 @@ export function layoutLines(inventory: Inventory): string[] {
       }
     };
     walk("", 0);
-    const fence = fenceFor(tree);
-    out.push(`${fence}text`, ...tree, fence);
+    out.push(...codeBlock(tree));
     dependencyNote();
     return out;
   }
@@ -324,8 +323,7 @@ export function layoutLines(inventory: Inventory): string[] {
   }
   const topFiles = top.filter((c) => c.type === "file").length;
   if (topFiles > shownFiles) summary.push(`… ${topFiles - shownFiles} more files`);
-  const fence = fenceFor(summary);
-  out.push(`${fence}text`, ...summary, fence);
+  out.push(...codeBlock(summary));
   dependencyNote();
   return out;
 }

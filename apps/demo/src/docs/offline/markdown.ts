@@ -41,6 +41,12 @@ export function shellWord(word: string): string {
   return /^[\w./@%+=:,][\w./@%+=:,-]*$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
+/** `lines` as a fenced code block (of `lang`) that none of them can close early. */
+export function codeBlock(lines: readonly string[], lang = "text"): string[] {
+  const fence = fenceFor(lines);
+  return [`${fence}${lang}`, ...lines, fence];
+}
+
 /** A fence for a code block none of whose lines can close it early. */
 export function fenceFor(lines: readonly string[]): string {
   const longest = Math.max(
