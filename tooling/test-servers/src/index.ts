@@ -267,6 +267,8 @@ export function startHttpTestServer(options: HttpTestServerOptions = {}): Promis
 export interface CallLogEntry {
   /** The tool that was called (absent for cancellation entries). */
   tool?: string;
+  /** The JSON-RPC id of the tools/call request (absent for cancellation entries). */
+  requestId?: string | number;
   /** The tool whose call was cancelled by the client. */
   cancelled?: string;
   /** The server process that received it. */

@@ -105,10 +105,17 @@ export class CallPath {
       // the whole result (the SDK still checks structuredContent against the tool's output schema).
       const current = live;
       const schema = ResultSchema as unknown as Parameters<Client["callTool"]>[1];
-      // A step-up login can only be pending on a transport with OAuth: the others call directly.
-      const raw: unknown = current.built.oauth
-        ? await this.core.withLogin(current, signal, () => current.client.callTool(params, schema, request))
-        : await current.client.callTool(params, schema, request);
+      // A plain call on stdio takes the direct path; a step-up login can only be pending on a transport
+      // with OAuth: the others call the SDK directly.
+      const direct = current.direct;
+      const raw: unknown =
+        direct && !request.onprogress && direct.takes(toolName)
+          ? await direct.call(params, timeoutMs, request.signal)
+          : current.built.oauth
+            ? await this.core.withLogin(current, signal, () =>
+                current.client.callTool(params, schema, request),
+              )
+            : await current.client.callTool(params, schema, request);
       return this.toolResult(raw, toolName);
     } catch (error) {
       throw this.callFailed(

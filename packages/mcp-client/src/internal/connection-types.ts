@@ -10,6 +10,7 @@ import type { MCPElicitationHandler } from "../elicitation.js";
 import type { CreateTransportOptions, MCPClientManagerEvents, MCPDisconnectReason } from "../types.js";
 import type { BackoffOptions } from "./backoff.js";
 import type { BuiltTransport } from "./build-transport.js";
+import type { DirectToolCalls } from "./direct-calls.js";
 
 /** Settings shared by every connection of one manager. */
 export interface ConnectionSettings {
@@ -32,6 +33,8 @@ export interface Live {
   client: Client;
   built: BuiltTransport;
   generation: number;
+  /** The direct tools/call path (stdio connections; see direct-calls.ts). */
+  direct: DirectToolCalls | undefined;
 }
 
 /** What a failed request was doing, for mapping its error (see `ConnectionCore.failed`). */

@@ -49,6 +49,7 @@ import type {
   Live,
 } from "./connection-types.js";
 import { closeQuietly, terminateSession, withDeadline } from "./connection-utils.js";
+import { DirectToolCalls } from "./direct-calls.js";
 import { HealthMonitor } from "./health-check.js";
 import { Redactor } from "./redactor.js";
 import { safeEmit } from "./safe-emit.js";
@@ -291,7 +292,8 @@ export class ServerConnection implements ConnectionCore {
         await closeQuietly(client, built);
         throw this.closedWhileConnecting(built.kind);
       }
-      const live: Live = { client, built, generation };
+      const direct = built.kind === "stdio" ? DirectToolCalls.attach(client, built.transport) : undefined;
+      const live: Live = { client, built, generation, direct };
       this.open = live;
       this.failures = 0;
       this.nextAttemptAt = 0;

@@ -233,6 +233,35 @@ describe("start-up failures", () => {
 });
 
 describe("calls", () => {
+  it("plain calls take the direct path and calls asking for progress the SDK's, side by side on one connection", async () => {
+    const callLog = join(tempDir(), "calls.log");
+    const m = manager([stdioTestServer("paths", { callLog }, { toolTimeout: 120 })]);
+    await m.listTools("paths");
+    const progressSeen: number[] = [];
+    const calls = Array.from({ length: 200 }, (_, i) =>
+      i % 4 === 3
+        ? m.callTool(
+            "paths",
+            "progress",
+            { steps: 2, intervalMs: 1 },
+            { onprogress: (p) => progressSeen.push(p.progress) },
+          )
+        : m.callTool("paths", "echo", { text: `call ${i}` }),
+    );
+    const replies = await Promise.all(calls);
+    replies.forEach((reply, i) => {
+      expect(textOf(reply)).toBe(i % 4 === 3 ? "done 2" : `call ${i}`);
+    });
+    expect(progressSeen).toHaveLength(100);
+    const entries = readCallLog(callLog);
+    const idKinds = (tool: string) =>
+      new Set(entries.filter((e) => e.tool === tool).map((e) => typeof e.requestId));
+    // The direct path's ids are strings; the SDK's are numbers (the two never collide).
+    expect(idKinds("echo")).toEqual(new Set(["string"]));
+    expect(idKinds("progress")).toEqual(new Set(["number"]));
+    expect(new Set(entries.map((e) => e.requestId)).size).toBe(200);
+  });
+
   it("cancels through an AbortSignal: REQUEST_CANCELLED, and the server receives notifications/cancelled", async () => {
     const callLog = join(tempDir(), "calls.log");
     const m = manager([stdioTestServer("cancel", { callLog })]);

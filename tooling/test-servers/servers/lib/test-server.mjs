@@ -112,7 +112,7 @@ export function createTestServer(options, state = createState()) {
       if (counted) {
         state.total++;
         state.calls[name] = (state.calls[name] ?? 0) + 1;
-        log(options, { tool: name });
+        log(options, { tool: name, requestId: extra?.requestId });
         if (crashOnCall !== undefined && state.total === crashOnCall) {
           process.stderr.write(`test server: crashing on call ${crashOnCall} (${name}) as asked\n`, () =>
             process.exit(70),
