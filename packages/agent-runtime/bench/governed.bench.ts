@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
@@ -85,7 +86,7 @@ interface CpuAccount {
 
 /** LangChain's MCP adapters, when installed anywhere this package can resolve them (never required). */
 async function langchainVariant(
-  root: string,
+  serverArgs: string[],
 ): Promise<{ variant: Variant; close: () => Promise<void> } | string> {
   const specifier = "@langchain/mcp-adapters";
   let adapters: {
@@ -102,7 +103,7 @@ async function langchainVariant(
     return "not installed (not a dependency of this repo), so not measured";
   }
   const client = new adapters.MultiServerMCPClient({
-    mcpServers: { fs: { transport: "stdio", command: process.execPath, args: [official, root] } },
+    mcpServers: { fs: { transport: "stdio", command: process.execPath, args: serverArgs } },
   });
   const tool = (await client.getTools()).find((t) => t.name.endsWith(TOOL));
   if (!tool) throw new Error(`LangChain adapters: no ${TOOL} tool`);
@@ -168,7 +169,13 @@ interface Trial {
 }
 
 /** Every variant with a server process of its own, connected and checked. */
-async function startTrial(root: string, withLangChain: boolean): Promise<Trial> {
+/** A stdio server to measure against: its arguments after the Node.js executable, and a text its reply holds. */
+interface BenchServer {
+  args: string[];
+  replyHolds: string;
+}
+
+async function startTrial(server: BenchServer, withLangChain: boolean): Promise<Trial> {
   const closers: (() => Promise<unknown>)[] = [];
   const close = async () => {
     for (const closeOne of closers.reverse()) await closeOne().catch(() => undefined);
@@ -178,7 +185,7 @@ async function startTrial(root: string, withLangChain: boolean): Promise<Trial> 
     const raw = new Client({ name: "bench-raw", version: "0" });
     const rawTransport = new StdioClientTransport({
       command: process.execPath,
-      args: [official, root],
+      args: server.args,
       stderr: "ignore",
     });
     await raw.connect(rawTransport);
@@ -193,7 +200,7 @@ async function startTrial(root: string, withLangChain: boolean): Promise<Trial> 
         enabled: true,
         transport: "stdio",
         command: process.execPath,
-        args: [official, root],
+        args: server.args,
         env: {},
         connectionTimeout: 60,
         toolTimeout: 30,
@@ -224,7 +231,7 @@ async function startTrial(root: string, withLangChain: boolean): Promise<Trial> 
     const identity = `fs.${TOOL}`;
     // Sanity: the governed path renders the server's text.
     const check = await executor.execute("agent", identity, {});
-    if (!check.text.includes(root)) throw new Error(`unexpected result text: ${check.text}`);
+    if (!check.text.includes(server.replyHolds)) throw new Error(`unexpected result text: ${check.text}`);
 
     const variants: Variant[] = [
       { name: "raw SDK Client.callTool", call: rawCall, serverPid: () => rawTransport.pid ?? undefined },
@@ -240,14 +247,14 @@ async function startTrial(root: string, withLangChain: boolean): Promise<Trial> 
       },
     ];
     if (withLangChain) {
-      const langchain = await langchainVariant(root);
+      const langchain = await langchainVariant(server.args);
       if (typeof langchain !== "string") {
         variants.push(langchain.variant);
         closers.push(langchain.close);
       }
     }
     // 5. The server's limit.
-    const bare = await BareStdioClient.start(process.execPath, [official, root]);
+    const bare = await BareStdioClient.start(process.execPath, server.args);
     closers.push(() => bare.close());
     variants.push({
       name: BARE,
@@ -262,8 +269,9 @@ async function startTrial(root: string, withLangChain: boolean): Promise<Trial> 
 }
 
 const root = mkdtempSync(join(tmpdir(), "af-governed-bench-"));
+const officialServer: BenchServer = { args: [official, root], replyHolds: root };
 try {
-  const langchain = await langchainVariant(root);
+  const langchain = await langchainVariant(officialServer.args);
   if (typeof langchain === "string") {
     heading("LangChain MCP adapters");
     printFigure("@langchain/mcp-adapters", langchain);
@@ -290,7 +298,11 @@ try {
   const seen = { started: 0, completed: 0, failed: 0 };
   const perTrial: string[] = [];
   for (let trial = 0; trial < TRIALS; trial++) {
-    const { variants, seen: trialSeen, close } = await startTrial(root, typeof langchain !== "string");
+    const {
+      variants,
+      seen: trialSeen,
+      close,
+    } = await startTrial(officialServer, typeof langchain !== "string");
     try {
       names = variants.map((v) => v.name);
       while (accounts.length < variants.length)
@@ -387,6 +399,52 @@ try {
   });
 
   printFigure("load average (1 min) at the end", loadavg()[0]?.toFixed(2) ?? "?");
+
+  // The same clients against a server that answers from prepared replies (canned-server.mjs): the
+  // client is then the limit, so its own cost per call shows, free of the server's.
+  const canned: BenchServer = {
+    args: [fileURLToPath(new URL("./canned-server.mjs", import.meta.url))],
+    replyHolds: "/tmp/canned",
+  };
+  const cannedTrial = await startTrial(canned, false);
+  const cannedAccounts: CpuAccount[] = cannedTrial.variants.map(() => ({
+    wallMs: 0,
+    serverMs: 0,
+    clientMs: 0,
+    calls: 0,
+  }));
+  let cannedRows: Figures[];
+  try {
+    for (let i = 0; i < 300 * scale; i++) for (const v of cannedTrial.variants) await inFlight(v);
+    cannedRows = await interleaved(
+      cannedTrial.variants,
+      Math.max(2, Math.round(60 * scale)),
+      5,
+      inFlight,
+      cannedAccounts,
+    );
+    seen.started += cannedTrial.seen.started;
+    seen.completed += cannedTrial.seen.completed;
+    seen.failed += cannedTrial.seen.failed;
+  } finally {
+    await cannedTrial.close();
+  }
+  heading(
+    `client cost: the same clients, ${IN_FLIGHT} calls in flight, against a server answering from prepared replies (the client is the limit)`,
+  );
+  const [cannedBase] = cannedRows as [Figures];
+  cannedRows.forEach((row, i) => {
+    const account = cannedAccounts[i];
+    if (!account || account.calls === 0) return;
+    printFigure(
+      `${row.name}: client CPU per call`,
+      `${((account.clientMs * 1000) / account.calls).toFixed(1)} µs`,
+    );
+  });
+  for (const row of cannedRows) printFigure(`${row.name}: calls/s (median batch)`, callsPerSec(row));
+  for (const row of cannedRows.slice(1)) {
+    printFigure(`${row.name}: throughput ratio`, formatRatio(callsPerSec(row), callsPerSec(cannedBase)));
+  }
 
   heading("checks and events of the governed path");
   printFigure("STARTED events", String(seen.started));
