@@ -164,11 +164,13 @@ describe("hostile servers (stdio)", { timeout: 120_000 }, () => {
     await expectGoodUsable(m);
   });
 
-  it("replies with unknown ids, id null and no id are ignored; the connection stays usable", async () => {
+  it("replies with unknown ids, id null, no id and a second answer to an answered call are ignored; the connection stays usable", async () => {
     const m = withGood([hostile("strays")]);
     const disconnected: unknown[] = [];
     m.on("disconnected", (event) => disconnected.push(event));
     expect(textOf(await m.callTool("strays", "stray_replies"))).toBe("strays sent");
+    // The second answer arrives while this call is in flight: it is not taken for this call's reply.
+    expect(textOf(await m.callTool("strays", "sleep", { ms: 100 }))).toBe("slept 100 ms");
     expect(textOf(await m.callTool("strays", "echo", { text: "next" }))).toBe("next");
     expect(disconnected).toEqual([]);
     await expectGoodUsable(m);

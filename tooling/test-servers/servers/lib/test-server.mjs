@@ -394,9 +394,29 @@ export function createTestServer(options, state = createState()) {
     );
     tool(
       "stray_replies",
-      { description: "Send replies with unknown ids, id null and no id, then answer" },
-      async () => {
+      {
+        description:
+          "Send replies with unknown ids, id null and no id, then answer; 20 ms later, answer again (another result, the same id)",
+      },
+      async (_args, extra) => {
+        // Over HTTP the transport may refuse a reply to an answered request: that is fine here.
+        setTimeout(() => {
+          Promise.resolve()
+            .then(() =>
+              wire?.({
+                jsonrpc: "2.0",
+                id: extra.requestId,
+                result: { content: [{ type: "text", text: "a second answer to an answered request" }] },
+              }),
+            )
+            .catch(() => {});
+        }, 20);
         await wire?.({ jsonrpc: "2.0", id: 987654321, result: {} });
+        await wire?.({
+          jsonrpc: "2.0",
+          id: "c0",
+          result: { content: [{ type: "text", text: "never asked" }] },
+        });
         await wire?.({ jsonrpc: "2.0", id: "no-such-request", error: { code: -32603, message: "stray" } });
         await wire?.({ jsonrpc: "2.0", id: null, result: {} });
         await wire?.({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error" } });
