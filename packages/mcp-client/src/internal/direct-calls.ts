@@ -42,7 +42,7 @@ interface PendingCall {
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: unknown) => void;
   readonly signal: AbortSignal | undefined;
-  timer: NodeJS.Timeout | undefined;
+  readonly timer: NodeJS.Timeout;
   onAbort: (() => void) | undefined;
 }
 
@@ -143,7 +143,7 @@ export class DirectToolCalls {
   /** Whether the call was still pending (and is no more). */
   private forget(call: PendingCall): boolean {
     if (!this.pending.delete(call.id)) return false;
-    if (call.timer) clearTimeout(call.timer);
+    clearTimeout(call.timer);
     if (call.onAbort) call.signal?.removeEventListener("abort", call.onAbort);
     return true;
   }

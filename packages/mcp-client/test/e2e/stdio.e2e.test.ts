@@ -304,6 +304,19 @@ describe("calls", () => {
     expect(capped.message).toContain("max_total_timeout");
   });
 
+  it("a plain call (no progress) past max_total_timeout: TOOL_TIMEOUT naming max_total_timeout, cancellation sent", async () => {
+    const callLog = join(tempDir(), "calls.log");
+    const m = manager([stdioTestServer("capped-plain", { callLog }, { toolTimeout: 60 })]);
+    await pidOf(m, "capped-plain");
+    const error = await rejectionOf(
+      m.callTool("capped-plain", "cancellable_sleep", { ms: 30_000 }, { maxTotalTimeoutMs: 300 }),
+    );
+    expect(error).toMatchObject({ code: "TOOL_TIMEOUT", timeoutMs: 300, toolName: "cancellable_sleep" });
+    expect(error.message).toContain("max_total_timeout");
+    await until(() => readCallLog(callLog).some((entry) => entry.cancelled === "cancellable_sleep"));
+    expect(textOf(await m.callTool("capped-plain", "echo", { text: "still here" }))).toBe("still here");
+  });
+
   it("honours max_concurrent_calls", async () => {
     const m = manager([stdioTestServer("limited", {}, { maxConcurrentCalls: 2 })]);
     await Promise.all(Array.from({ length: 6 }, () => m.callTool("limited", "sleep", { ms: 100 })));
