@@ -84,6 +84,11 @@ interface CpuAccount {
   calls: number;
 }
 
+const emptyAccount = (): CpuAccount => ({ wallMs: 0, serverMs: 0, clientMs: 0, calls: 0 });
+
+/** CPU time `ms` spread over the calls of `account`, in µs per call. */
+const perCall = (ms: number, account: CpuAccount) => `${((ms * 1000) / account.calls).toFixed(1)} µs`;
+
 /** LangChain's MCP adapters, when installed anywhere this package can resolve them (never required). */
 async function langchainVariant(
   serverArgs: string[],
@@ -168,13 +173,13 @@ interface Trial {
   close: () => Promise<void>;
 }
 
-/** Every variant with a server process of its own, connected and checked. */
 /** A stdio server to measure against: its arguments after the Node.js executable, and a text its reply holds. */
 interface BenchServer {
   args: string[];
   replyHolds: string;
 }
 
+/** Every variant with a server process of its own, connected and checked. */
 async function startTrial(server: BenchServer, withLangChain: boolean): Promise<Trial> {
   const closers: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -296,6 +301,11 @@ try {
   const concurrentSamples: number[][] = [];
   const accounts: CpuAccount[] = [];
   const seen = { started: 0, completed: 0, failed: 0 };
+  const addSeen = (more: Trial["seen"]) => {
+    seen.started += more.started;
+    seen.completed += more.completed;
+    seen.failed += more.failed;
+  };
   const perTrial: string[] = [];
   for (let trial = 0; trial < TRIALS; trial++) {
     const {
@@ -305,8 +315,7 @@ try {
     } = await startTrial(officialServer, typeof langchain !== "string");
     try {
       names = variants.map((v) => v.name);
-      while (accounts.length < variants.length)
-        accounts.push({ wallMs: 0, serverMs: 0, clientMs: 0, calls: 0 });
+      while (accounts.length < variants.length) accounts.push(emptyAccount());
       // Warm-up of both sides (JIT in this process and in each server process).
       for (let i = 0; i < (2000 * scale) / TRIALS; i++) for (const v of variants) await v.call();
       for (let i = 0; i < (20 * scale) / TRIALS; i++) for (const v of variants) await inFlight(v);
@@ -328,9 +337,7 @@ try {
           `per call ${formatRatio(governedSeq.medianMs, rawSeq.medianMs)}, throughput ${formatRatio(rawBatch.medianMs, governedBatch.medianMs)}`,
         );
       }
-      seen.started += trialSeen.started;
-      seen.completed += trialSeen.completed;
-      seen.failed += trialSeen.failed;
+      addSeen(trialSeen);
     } finally {
       await close();
     }
@@ -386,10 +393,9 @@ try {
   names.forEach((name, i) => {
     const account = accounts[i];
     if (!account || account.calls === 0) return;
-    const perCall = (ms: number) => `${((ms * 1000) / account.calls).toFixed(1)} µs`;
-    const server = account.serverMs > 0 ? perCall(account.serverMs) : "n/a (no /proc)";
+    const server = account.serverMs > 0 ? perCall(account.serverMs, account) : "n/a (no /proc)";
     printFigure(`${name}: server CPU per call`, server);
-    printFigure(`${name}: client CPU per call`, perCall(account.clientMs));
+    printFigure(`${name}: client CPU per call`, perCall(account.clientMs, account));
     if (account.serverMs > 0) {
       printFigure(
         `${name}: server busy while its batches ran`,
@@ -407,12 +413,7 @@ try {
     replyHolds: "/tmp/canned",
   };
   const cannedTrial = await startTrial(canned, false);
-  const cannedAccounts: CpuAccount[] = cannedTrial.variants.map(() => ({
-    wallMs: 0,
-    serverMs: 0,
-    clientMs: 0,
-    calls: 0,
-  }));
+  const cannedAccounts: CpuAccount[] = cannedTrial.variants.map(emptyAccount);
   let cannedRows: Figures[];
   try {
     for (let i = 0; i < 300 * scale; i++) for (const v of cannedTrial.variants) await inFlight(v);
@@ -423,9 +424,7 @@ try {
       inFlight,
       cannedAccounts,
     );
-    seen.started += cannedTrial.seen.started;
-    seen.completed += cannedTrial.seen.completed;
-    seen.failed += cannedTrial.seen.failed;
+    addSeen(cannedTrial.seen);
   } finally {
     await cannedTrial.close();
   }
@@ -440,10 +439,7 @@ try {
   cannedRows.forEach((row, i) => {
     const account = cannedAccounts[i];
     if (!account || account.calls === 0) return;
-    printFigure(
-      `${row.name}: client CPU per call`,
-      `${((account.clientMs * 1000) / account.calls).toFixed(1)} µs`,
-    );
+    printFigure(`${row.name}: client CPU per call`, perCall(account.clientMs, account));
   });
   for (const row of cannedRows) printFigure(`${row.name}: calls/s (median batch)`, callsPerSec(row));
   for (const row of cannedRows.slice(1)) {
