@@ -6,6 +6,8 @@
 import { spawn } from "node:child_process";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { MCPConnectionError } from "./errors.js";
+import { browserCommand, loginUrlProblem } from "./internal/browser-opener.js";
 
 /** What is kept for one server after a login. Everything but `url` is secret or may be. */
 export interface MCPOAuthRecord {
@@ -65,32 +67,38 @@ export type MCPAuthorizeFunction = (
   context: MCPAuthorizeContext,
 ) => void | Promise<void>;
 
-function opener(): { command: string; args: string[] } | undefined {
-  if (process.platform === "darwin") return { command: "open", args: [] };
-  if (process.platform === "win32") return { command: "cmd", args: ["/c", "start", '""'] };
-  if (process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return { command: "xdg-open", args: [] };
-  return undefined;
-}
-
 /**
  * The default `authorize`: prints the URL on stderr and tries the system browser when there is a
  * desktop (a headless process only prints it). The manager only calls it when stdin is a terminal;
  * otherwise a login fails fast with `AUTH_REQUIRED` ("needs login").
+ *
+ * The URL comes from the authorization server, so it is untrusted: anything but `https:` (or `http:` to
+ * loopback), or a URL with a user name or password, is refused with `MCPConnectionError` `AUTH_FAILED`
+ * and neither printed nor opened. The browser is started without a shell (`open`, `xdg-open`, or
+ * `rundll32 url.dll,FileProtocolHandler` on Windows), the URL being one argument.
  */
 export function openInBrowser(authorizationUrl: URL, context: MCPAuthorizeContext): void {
+  const problem = loginUrlProblem(authorizationUrl);
+  if (problem) {
+    throw new MCPConnectionError(
+      `The login URL for MCP server "${context.serverName}" was refused and not opened: ${problem}. Fix: the authorization server's metadata (authorization_endpoint) must name an https URL; ask its operator, or check the server URL in the config.`,
+      { code: "AUTH_FAILED", serverName: context.serverName, transport: "streamable-http" },
+    );
+  }
   process.stderr.write(
     `MCP server "${context.serverName}" needs a login. Open this URL in a browser:\n  ${authorizationUrl.href}\n`,
   );
-  const open = opener();
+  const open = browserCommand(process.platform, process.env, authorizationUrl.href);
   if (!open) return;
+  const unopened = (error: unknown) =>
+    process.stderr.write(
+      `(${open.command} could not be started: ${(error as NodeJS.ErrnoException).code ?? "error"}; open the URL above by hand)\n`,
+    );
   try {
-    const child = spawn(open.command, [...open.args, authorizationUrl.href], {
-      stdio: "ignore",
-      detached: true,
-    });
-    child.on("error", () => {});
+    const child = spawn(open.command, open.args, { stdio: "ignore", detached: true, shell: false });
+    child.on("error", unopened);
     child.unref();
-  } catch {
-    // No browser: the printed URL is enough.
+  } catch (error) {
+    unopened(error);
   }
 }

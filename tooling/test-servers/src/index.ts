@@ -126,6 +126,8 @@ export interface HttpTestServerOptions extends TestServerBehaviour {
   stepUpScope?: string;
   /** authServer: redirect back with a different `state` than the client sent. */
   tamperState?: boolean;
+  /** authServer: advertise this `authorization_endpoint` instead of its own (a hostile server's choice). */
+  authorizationEndpoint?: string;
   /** authServer: a client_credentials client authenticating with private_key_jwt... */
   jwtClientId?: string;
   /** ...whose PEM public key is in this file. */

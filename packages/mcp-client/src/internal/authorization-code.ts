@@ -29,6 +29,7 @@ import {
   type MCPOAuthTokenStore,
   openInBrowser,
 } from "../oauth-token-store.js";
+import { loginUrlProblem } from "./browser-opener.js";
 import { type Redactor, safeCause } from "./redactor.js";
 
 type OAuthAuth = Extract<MCPAuthConfig, { type: "oauth" }>;
@@ -353,6 +354,15 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
       throw this.fail(
         "AUTH_REQUIRED",
         `MCP server "${this.serverName}" needs login: it asks for an OAuth login in a browser, and this process cannot ask for one (${this.options.authorize === false ? "authorize is false" : "stdin is not a terminal"}). Fix: log in first with the application's login command (the login is kept in the token store), or pass an authorize callback to MCPClientManager.`,
+      );
+    }
+    // The URL is the authorization server's choice: never hand a file:, javascript:, custom-scheme
+    // or plain-http-to-another-host URL to any authorize function (the default one opens a browser).
+    const urlProblem = loginUrlProblem(authorizationUrl);
+    if (urlProblem) {
+      throw this.fail(
+        "AUTH_FAILED",
+        `The login URL for MCP server "${this.serverName}" was refused and not opened: ${urlProblem}. Fix: the authorization server's metadata (authorization_endpoint) must name an https URL; ask its operator, or check the server URL in the config.`,
       );
     }
     let listener: Awaited<ReturnType<typeof listenForRedirect>>;

@@ -179,6 +179,29 @@ describe("OAuth authorization_code", () => {
     expect(seen.tokenRequests).toEqual([]);
   });
 
+  it.each([
+    ["a file: URL", "file:///etc/passwd", "AUTH_FAILED"],
+    // The SDK's metadata schema already refuses javascript:, data: and vbscript: URLs.
+    ["a javascript: URL", "javascript:alert(1)//", "SERVER_START_FAILED"],
+    ["a custom scheme", "ms-settings:privacy", "AUTH_FAILED"],
+    ["plain http to another host", "http://authorize.example.invalid/authorize?x=1&calc.exe", "AUTH_FAILED"],
+    ["a URL with a password", "https://user:pw@auth.example.invalid/authorize", "AUTH_FAILED"],
+  ])(
+    "never hands the authorization server's %s to authorize (nothing opened)",
+    async (_label, endpoint, code) => {
+      const running = await server({ dcr: true, authorizationEndpoint: endpoint });
+      const { opened, authorize } = browser();
+      const m = manager([httpTestServer("remote", running.url, { auth: codeAuth() })], { authorize });
+      const error = await rejectionOf(m.callTool("remote", "echo", { text: "x" }));
+      expect(MCPConnectionError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ serverName: "remote", code });
+      if (code === "AUTH_FAILED") expect(error.message).toMatch(/login URL .* was refused and not opened/);
+      expect(error.message).not.toContain(endpoint);
+      expect(opened).toEqual([]);
+      expect((await stats(running)).tokenRequests).toEqual([]);
+    },
+  );
+
   it("steps up on 403 insufficient_scope with the union of scopes, then retries the call", async () => {
     const running = await server({
       dcr: true,

@@ -49,7 +49,8 @@ function verifyJwt(token, publicKey) {
  * path-based well-known), noResourceMetadataHeader, dcr, preClientId + preClientSecretEnv,
  * authMethods (token_endpoint_auth_methods_supported), scopesSupported, challengeScope,
  * stepUpTool + stepUpScope, tamperState, jwtClientId + jwtPublicKeyFile, ccClientId + ccClientSecretEnv,
- * clientMetadataDocuments (advertise client_id_metadata_document_supported).
+ * clientMetadataDocuments (advertise client_id_metadata_document_supported), authorizationEndpoint
+ * (advertise that URL instead of its own /authorize: a hostile server's choice).
  */
 export function createOAuthServer(options, getOrigin) {
   const methods = list(options.authMethods).length
@@ -99,7 +100,10 @@ export function createOAuthServer(options, getOrigin) {
   function metadata() {
     return {
       issuer: issuer(),
-      authorization_endpoint: `${getOrigin()}/authorize`,
+      authorization_endpoint:
+        typeof options.authorizationEndpoint === "string"
+          ? options.authorizationEndpoint
+          : `${getOrigin()}/authorize`,
       token_endpoint: `${getOrigin()}/token`,
       ...(options.dcr ? { registration_endpoint: `${getOrigin()}/register` } : {}),
       response_types_supported: ["code"],
