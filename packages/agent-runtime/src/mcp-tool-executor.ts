@@ -210,7 +210,7 @@ function elapsed(started: number): number {
 type MCPPermissionDeniedErrorOptions = ConstructorParameters<typeof MCPPermissionDeniedError>[0];
 
 /** A policy decision, or the deny-by-default answer for a policy that cannot decide resources or prompts. */
-type AccessDecision = { allowed: boolean; reason: string; matchedPattern?: string };
+type AccessDecision = { allowed: boolean; reason: string; matchedPattern?: string; resourceUri?: string };
 
 function renderedFields(rendered: RenderedToolResult) {
   return { text: rendered.text, truncated: rendered.truncated, originalLength: rendered.originalLength };
@@ -516,6 +516,8 @@ export class MCPToolExecutor {
       typeof decide === "function"
         ? decide.call(this.policy, base.agent, base.serverName, uri)
         : { allowed: false, reason: "this permission policy cannot decide resource reads (deny by default)" };
+    // What is read is what was decided on: the canonical spelling, when the policy gives it.
+    const target = decision.allowed && typeof decision.resourceUri === "string" ? decision.resourceUri : uri;
     const read = this.#client.readResource;
     const raw = await this.#access(
       MCP_RESOURCE_READ,
@@ -529,7 +531,7 @@ export class MCPToolExecutor {
         return read.call(
           this.#client,
           base.serverName,
-          uri,
+          target,
           options.signal ? { signal: options.signal } : {},
         );
       },
@@ -539,7 +541,7 @@ export class MCPToolExecutor {
     const durationMs = this.#accessDone(MCP_RESOURCE_READ, base, started);
     return {
       serverName: base.serverName,
-      uri,
+      uri: target,
       callId: base.callId,
       raw,
       ...renderedFields(rendered),

@@ -51,6 +51,8 @@ export {
   promptPatternProblem,
   resourcePatternProblem,
   resourceUriProblem,
+  canonicalResourceUri,
+  type CanonicalResourceUri,
   MAX_RESOURCE_URI_LENGTH,
 } from "./permission-pattern.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  canonicalResourceUri,
   permissionPatternProblem,
   promptPatternProblem,
   resourcePatternProblem,
@@ -80,7 +81,7 @@ describe("resourcePatternProblem", () => {
     ["Docs:file:///x", /"Docs" in "Docs:file:\/\/\/x" is not a server name/],
     ["docs:/srv/docs/*", /must start with a URI scheme/],
     ["docs:file:///srv/docs/../*", /contains a "\.\." segment/],
-    ["docs:file:///srv/docs/%2e%2e/*", /percent-encoded/],
+    ["docs:file:///srv/docs/%2e%2e/*", /"\.\." segment/],
     ["docs:file:///srv/docs/%252e/*", /percent-encoded/],
     ["docs:file:///srv/my docs/*", /contains whitespace/],
     ["docs:file:///srv/\u0000/*", /control character/],
@@ -111,9 +112,15 @@ describe("resourceUriProblem (the URIs an agent asks for)", () => {
     ["*", /no URI scheme/],
     ["file:///srv/docs/../etc/passwd", /"\.\." segment/],
     ["file:///srv/docs/..", /"\.\." segment/],
-    ["file:///srv/docs/..\\..\\etc", /"\.\." segment/],
+    ["file:///srv/docs/..\\..\\etc", /backslash/],
     ["memory://..", /"\.\." segment/],
-    ["file:///srv/docs/%2E%2E/etc/passwd", /percent-encoded/],
+    ["file:///srv/docs/%2E%2E/etc/passwd", /"\.\." segment/],
+    ["file:///srv/docs/%2e./etc/passwd", /"\.\." segment/],
+    ["file:///srv/docs//etc/passwd", /empty path segment/],
+    ["file:////etc/passwd", /empty path segment/],
+    ["file:///srv/docs/a%zz", /'%' that does not start/],
+    ["file:///srv/docs/a%2", /'%' that does not start/],
+    ["memory://./x", /"\.\." segment/],
     ["file:///srv/docs/%2fetc", /percent-encoded/],
     ["file:///srv/docs/%5C..", /percent-encoded/],
     ["file:///srv/docs/%00", /percent-encoded/],
@@ -128,5 +135,46 @@ describe("resourceUriProblem (the URIs an agent asks for)", () => {
   it("keeps dots that are not a whole segment", () => {
     expect(resourceUriProblem("file:///srv/docs/a..b/c...d")).toBeUndefined();
     expect(resourceUriProblem("file:///srv/docs/./a")).toBeUndefined();
+  });
+});
+
+describe("canonicalResourceUri: one spelling for what servers read as one resource", () => {
+  it.each([
+    ["FILE:///docs/secret.txt", "file:///docs/secret.txt"],
+    ["File:///docs/secret.txt", "file:///docs/secret.txt"],
+    ["file:///docs/%73ecret.txt", "file:///docs/secret.txt"],
+    ["file:///docs/secret.tx%74", "file:///docs/secret.txt"],
+    ["file:///docs/./secret.txt", "file:///docs/secret.txt"],
+    ["file:///docs/%2e/secret.txt", "file:///docs/secret.txt"],
+    ["file:///./docs/secret.txt", "file:///docs/secret.txt"],
+    ["file:///docs/.", "file:///docs/"],
+    ["file://localhost/docs/secret.txt", "file:///docs/secret.txt"],
+    ["file://LOCALHOST/docs/secret.txt", "file:///docs/secret.txt"],
+    ["file:/docs/secret.txt", "file:///docs/secret.txt"],
+    ["file:///docs/secret.txt#top", "file:///docs/secret.txt"],
+    ["file:///docs/secret.txt?x=1#y", "file:///docs/secret.txt?x=1"],
+    ["file:///docs/caf\u00e9.txt", "file:///docs/caf%C3%A9.txt"],
+    ["file:///docs/caf%c3%a9.txt", "file:///docs/caf%C3%A9.txt"],
+    ["file:///docs/My%20Docs/a.md", "file:///docs/My%20Docs/a.md"],
+    ["HTTPS://Example.COM:/a/B", "https://example.com/a/B"],
+    ["postgres://User@DB.example:5432/t", "postgres://User@db.example:5432/t"],
+    ["test://static/resource/1", "test://static/resource/1"],
+    ["urn:isbn:123", "urn:isbn:123"],
+    ["memory://", "memory://"],
+  ])("%s is %s", (uri, canonical) => {
+    expect(canonicalResourceUri(uri)).toEqual({ uri: canonical });
+  });
+
+  it("is idempotent", () => {
+    for (const uri of ["FILE://localhost/a/./b%7e?Q=%7e#f", "file:/x/%c3%a9/", "Memory://Notes/A"]) {
+      const once = canonicalResourceUri(uri).uri as string;
+      expect(canonicalResourceUri(once)).toEqual({ uri: once });
+    }
+  });
+
+  it("keeps * in patterns and a pattern may start with it", () => {
+    expect(canonicalResourceUri("FILE:///srv/*/a", { allowStar: true })).toEqual({ uri: "file:///srv/*/a" });
+    expect(canonicalResourceUri("*.md", { allowStar: true })).toEqual({ uri: "*.md" });
+    expect(canonicalResourceUri("*.md").problem).toMatch(/no URI scheme/);
   });
 });

@@ -13,11 +13,6 @@ const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 // Whitespace has no place in a raw URI.
 const WHITESPACE = /\s/;
-// A ".." path segment: between "/", "\" or ":" (or the start) and "/", "\", "?", "#" (or the end).
-const DOT_DOT_SEGMENT = /(^|[/\\:])\.\.([/\\?#]|$)/;
-// Percent-encoded ".", "/", "\", "%" (double encoding) and control characters: forms whose meaning
-// changes when a server decodes them, so the raw string would not say what is read.
-const AMBIGUOUS_ESCAPE = /%(2e|2f|5c|25|[01][0-9a-f]|7f)/i;
 
 // A pattern quoted for a message: JSON-escaped, every control character too (visible and harmless
 // in a log), and cut after 200 characters.
@@ -72,30 +67,130 @@ export function promptPatternProblem(pattern: string): string | undefined {
   return namedPatternProblem(pattern, "prompt");
 }
 
+/** A resource URI in the one spelling decisions are made on, or why it has none. */
+export type CanonicalResourceUri =
+  | { uri: string; problem?: undefined }
+  | { uri?: undefined; problem: string };
+
+const HEX = /^[0-9A-Fa-f]{2}$/;
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/** Percent-encoding in one spelling: unreserved bytes decoded, hex upper case, raw non-ASCII encoded. */
+function canonicalEscapes(text: string): { text: string; problem?: undefined } | { problem: string } {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === "%") {
+      const hex = text.slice(i + 1, i + 3);
+      if (!HEX.test(hex)) return { problem: "contains a '%' that does not start a percent-encoded byte" };
+      const byte = Number.parseInt(hex, 16);
+      if (byte < 0x20 || byte === 0x7f || byte === 0x25 || byte === 0x2f || byte === 0x5c) {
+        return { problem: "contains a percent-encoded '/', '\\', '%' or control character" };
+      }
+      const char = String.fromCharCode(byte);
+      out += byte < 0x80 && UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+      i += 2;
+    } else if (c.charCodeAt(0) > 0x7e) {
+      // An IRI character: the same resource as its UTF-8 percent-encoding (RFC 3987 §3.1).
+      const point = text.codePointAt(i) as number;
+      const char = String.fromCodePoint(point);
+      out += encodeURIComponent(char);
+      i += char.length - 1;
+    } else {
+      out += c;
+    }
+  }
+  return { text: out };
+}
+
+/**
+ * `uri` in the one spelling every decision is made on and every request is sent with: what servers
+ * treat as the same resource is spelled the same way (RFC 3986 §6.2.2 and RFC 8089):
+ * - the scheme and the host are lower case; an empty port is dropped;
+ * - the fragment is dropped (it is never part of what a server retrieves);
+ * - percent-encoded letters, digits and `-._~` are decoded, other escapes have upper-case hex, and
+ *   non-ASCII characters are percent-encoded as UTF-8;
+ * - `.` path segments are removed; `file://localhost/p` and `file:/p` are `file:///p`.
+ *
+ * Refused instead (`problem`), because a server could read them as another resource: a `..` segment,
+ * an empty path segment (`//` inside the path), a backslash, a percent-encoded `/`, `\`, `%` or control
+ * character, a `%` not followed by two hex digits, a control character or whitespace, no scheme, or more
+ * than `MAX_RESOURCE_URI_LENGTH` characters. With `allowStar` (the URI part of a pattern) `*` is kept as
+ * it is, and a pattern may start with `*`.
+ */
+export function canonicalResourceUri(
+  uri: string,
+  options: { allowStar?: boolean } = {},
+): CanonicalResourceUri {
+  const fail = (problem: string): CanonicalResourceUri => ({ problem });
+  if (typeof uri !== "string") return fail("is not a string");
+  if (uri.length === 0) return fail("is empty");
+  if (uri.length > MAX_RESOURCE_URI_LENGTH) {
+    return fail(`is ${uri.length} characters long, over the limit of ${MAX_RESOURCE_URI_LENGTH}`);
+  }
+  if (CONTROL.test(uri)) return fail("contains a control character");
+  if (WHITESPACE.test(uri)) return fail("contains whitespace");
+  if (uri.includes("\\")) return fail("contains a backslash (not a URI character)");
+  const scheme = URI_SCHEME.exec(uri)?.[0];
+  if (!scheme) {
+    if (options.allowStar && uri.startsWith("*")) return { uri };
+    return fail(
+      options.allowStar
+        ? 'must start with a URI scheme (e.g. "file:///srv/docs/*") or with "*"'
+        : "has no URI scheme",
+    );
+  }
+  let rest = uri.slice(scheme.length);
+  const hash = rest.indexOf("#");
+  if (hash !== -1) rest = rest.slice(0, hash);
+  const escaped = canonicalEscapes(rest);
+  if (escaped.problem !== undefined) return fail(escaped.problem);
+  rest = escaped.text;
+  const query = rest.indexOf("?");
+  let hierarchy = query === -1 ? rest : rest.slice(0, query);
+  const tail = query === -1 ? "" : rest.slice(query);
+  const lowerScheme = scheme.toLowerCase();
+  let authority: string | undefined;
+  if (hierarchy.startsWith("//")) {
+    const slash = hierarchy.indexOf("/", 2);
+    authority = slash === -1 ? hierarchy.slice(2) : hierarchy.slice(2, slash);
+    hierarchy = slash === -1 ? "" : hierarchy.slice(slash);
+    const at = authority.lastIndexOf("@");
+    const userinfo = at === -1 ? "" : authority.slice(0, at + 1);
+    let host = (at === -1 ? authority : authority.slice(at + 1)).toLowerCase();
+    if (host.endsWith(":")) host = host.slice(0, -1);
+    authority = userinfo + host;
+    if (host === ".." || host === ".") return fail('contains a ".." segment');
+    if (lowerScheme === "file:" && authority === "localhost") authority = "";
+  } else if (lowerScheme === "file:" && hierarchy.startsWith("/")) {
+    authority = "";
+  }
+  const segments = hierarchy.split("/");
+  const kept: string[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    if (segment === "..") return fail('contains a ".." segment');
+    if (segment === ".") {
+      // "a/./b" is "a/b"; a trailing "." leaves the folder's slash ("a/." is "a/").
+      if (i === segments.length - 1) kept.push("");
+      continue;
+    }
+    if (segment === "" && i > 0 && i < segments.length - 1) {
+      return fail("contains an empty path segment ('//' inside the path)");
+    }
+    kept.push(segment);
+  }
+  const path = kept.join("/");
+  return { uri: `${lowerScheme}${authority === undefined ? "" : `//${authority}`}${path}${tail}` };
+}
+
 /**
  * Why `uri` (a resource URI as an agent sends it, or with `allowStar` the URI part of a pattern) is
- * refused, or undefined. Resource decisions are made on the raw string, never on a decoded or
- * normalized form, so every form whose meaning could change when a server decodes or resolves it is
- * refused instead: control characters and whitespace, `..` segments, percent-encoded `.`, `/`, `\`,
- * `%` or control characters, and anything over `MAX_RESOURCE_URI_LENGTH` characters.
+ * refused, or undefined: the `problem` of `canonicalResourceUri` (a `..` or empty segment, a backslash,
+ * an ambiguous or malformed escape, a control character or whitespace, no scheme, too long).
  */
 export function resourceUriProblem(uri: string, options: { allowStar?: boolean } = {}): string | undefined {
-  if (uri.length === 0) return "is empty";
-  if (uri.length > MAX_RESOURCE_URI_LENGTH) {
-    return `is ${uri.length} characters long, over the limit of ${MAX_RESOURCE_URI_LENGTH}`;
-  }
-  if (CONTROL.test(uri)) return "contains a control character";
-  if (WHITESPACE.test(uri)) return "contains whitespace";
-  if (!URI_SCHEME.test(uri) && !(options.allowStar && uri.startsWith("*"))) {
-    return options.allowStar
-      ? 'must start with a URI scheme (e.g. "file:///srv/docs/*") or with "*"'
-      : "has no URI scheme";
-  }
-  if (DOT_DOT_SEGMENT.test(uri)) return 'contains a ".." segment';
-  if (AMBIGUOUS_ESCAPE.test(uri)) {
-    return "contains a percent-encoded '.', '/', '\\', '%' or control character";
-  }
-  return undefined;
+  return canonicalResourceUri(uri, options).problem;
 }
 
 /**

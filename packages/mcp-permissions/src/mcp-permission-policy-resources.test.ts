@@ -1,4 +1,4 @@
-import { MCPConfigError, parseMCPConfig } from "@agentforge/mcp-config";
+import { canonicalResourceUri, MCPConfigError, parseMCPConfig } from "@agentforge/mcp-config";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MCPPermissionPolicy } from "./mcp-permission-policy.js";
@@ -28,7 +28,7 @@ describe("decideResource", () => {
     ["documentation", "docs", "urn:isbn:1234", false, "no-match", undefined],
     ["documentation", "docs", "file:///srv/docsecret/a", false, "no-match", undefined],
     ["documentation", "docs", "file:///srv/other/a.md", false, "no-match", undefined],
-    ["documentation", "docs", "FILE:///srv/docs/a.md", false, "no-match", undefined],
+    ["documentation", "docs", "FILE:///srv/docs/a.md", true, "allow", "docs:file:///srv/docs/*"],
     ["documentation", "memory", "memory://notes/1", true, "allow", "memory:memory://notes/*"],
     ["documentation", "memory", "memory://other/1", false, "no-match", undefined],
     // a pattern of one server never grants another server the same URI
@@ -60,15 +60,17 @@ describe("decideResource", () => {
     expect(decision.reason.length).toBeGreaterThan(10);
   });
 
-  // Hostile URIs: decided on the raw string; anything a server could decode or resolve into another
-  // path is refused, even though the raw string would match `file:///srv/docs/*`.
+  // Hostile URIs: anything a server could decode or resolve into another path is refused, even though
+  // the string would match `file:///srv/docs/*`.
   it.each([
     ["dot-dot", "file:///srv/docs/../../etc/passwd", /"\.\." segment/],
     ["trailing dot-dot", "file:///srv/docs/..", /"\.\." segment/],
-    ["backslash dot-dot", "file:///srv/docs/..\\..\\etc\\passwd", /"\.\." segment/],
-    ["encoded dots", "file:///srv/docs/%2e%2e/%2e%2e/etc/passwd", /percent-encoded/],
-    ["encoded dots, upper case", "file:///srv/docs/%2E%2E/secret", /percent-encoded/],
-    ["mixed", "file:///srv/docs/.%2e/secret", /percent-encoded/],
+    ["backslash dot-dot", "file:///srv/docs/..\\..\\etc\\passwd", /backslash/],
+    ["encoded dots", "file:///srv/docs/%2e%2e/%2e%2e/etc/passwd", /"\.\." segment/],
+    ["encoded dots, upper case", "file:///srv/docs/%2E%2E/secret", /"\.\." segment/],
+    ["mixed", "file:///srv/docs/.%2e/secret", /"\.\." segment/],
+    ["empty segment", "file:///srv/docs//../secret", /empty path segment|"\.\." segment/],
+    ["stray percent", "file:///srv/docs/a%G1", /'%' that does not start/],
     ["encoded slash", "file:///srv/docs/..%2f..%2fetc", /percent-encoded/],
     ["double encoding", "file:///srv/docs/%252e%252e/secret", /percent-encoded/],
     ["encoded NUL", "file:///srv/docs/a.md%00.png", /percent-encoded/],
@@ -84,7 +86,7 @@ describe("decideResource", () => {
     const decision = policy.decideResource("reviewer", "docs", uri);
     expect(decision).toMatchObject({ allowed: false, basis: "invalid-identity" });
     expect(decision.reason).toMatch(problem);
-    expect(decision.reason).toMatch(/decided as sent, never decoded or normalized/);
+    expect(decision.reason).toMatch(/a server could read it as another resource/);
     // the reason is safe to log: no raw control character, and bounded
     // biome-ignore lint/suspicious/noControlCharactersInRegex: checking their absence.
     expect(decision.reason).not.toMatch(/[\u0000-\u001f\u0085]/);
@@ -137,10 +139,13 @@ describe("decideResource", () => {
       ).test(value);
     fc.assert(
       fc.property(glob, uri, (pattern, value) => {
-        const dotDot = /(^|[/\\:*])\.\.([/\\?#*]|$)/;
-        fc.pre(!dotDot.test(value) && !dotDot.test(pattern));
+        const canonicalValue = canonicalResourceUri(value).uri;
+        const canonicalPattern = canonicalResourceUri(pattern, { allowStar: true }).uri;
+        fc.pre(canonicalValue !== undefined && canonicalPattern !== undefined);
         const p = new MCPPermissionPolicy({ a: { resources: [`docs:${pattern}`] } });
-        expect(p.decideResource("a", "docs", value).allowed).toBe(reference(pattern, value));
+        expect(p.decideResource("a", "docs", value).allowed).toBe(
+          reference(canonicalPattern as string, canonicalValue as string),
+        );
       }),
       { numRuns: 2000 },
     );
@@ -267,5 +272,75 @@ describe("resource and prompt grants: construction", () => {
       "tools-only": { allow: ["docs.*"], deny: [] },
     });
     expect(new MCPPermissionPolicy(fromFile.toJSON()).toJSON()).toEqual(fromFile.toJSON());
+  });
+});
+
+// A deny pattern holds against every spelling a lenient server reads as the denied resource
+// (hostile-input issue, item 2): the decision is made on the canonical URI, deny patterns fold case
+// and ignore the query, and the spelling to send is the canonical one.
+describe("deny patterns against respelled URIs and prompt names", () => {
+  const respelled = new MCPPermissionPolicy({
+    reader: {
+      allow: ["srv.*"],
+      resources: { allow: ["srv:file:///docs/*"], deny: ["srv:file:///docs/secret.txt"] },
+      prompts: { allow: ["srv.*"], deny: ["srv.secret_prompt"] },
+    },
+  });
+
+  it.each([
+    ["scheme case", "FILE:///docs/secret.txt"],
+    ["an escaped letter", "file:///docs/%73ecret.txt"],
+    ["an escaped letter, lower-case hex", "file:///docs/secret.tx%74"],
+    ["a dot segment", "file:///docs/./secret.txt"],
+    ["an escaped dot segment", "file:///docs/%2e/secret.txt"],
+    ["file://localhost", "file://localhost/docs/secret.txt"],
+    ["file://LOCALHOST", "file://LOCALHOST/docs/secret.txt"],
+    ["file:/ without authority", "file:/docs/secret.txt"],
+    ["a query", "file:///docs/secret.txt?x=1"],
+    ["a fragment", "file:///docs/secret.txt#top"],
+    ["path case", "file:///docs/SECRET.txt"],
+    ["escaped upper case", "file:///docs/%53ECRET.TXT?raw"],
+    ["a trailing slash", "file:///docs/secret.txt/"],
+    ["a trailing dot segment", "file:///docs/secret.txt/.?q"],
+  ])("denies the secret spelled with %s", (_label, uri) => {
+    const decision = respelled.decideResource("reader", "srv", uri);
+    expect(decision).toMatchObject({ allowed: false, basis: "deny" });
+  });
+
+  it.each([
+    ["an empty segment", "file:///docs//secret.txt"],
+    ["an escaped slash", "file:///docs%2fsecret.txt"],
+    ["a backslash", "file:///docs\\secret.txt"],
+  ])("refuses the secret spelled with %s", (_label, uri) => {
+    expect(respelled.decideResource("reader", "srv", uri)).toMatchObject({
+      allowed: false,
+      basis: "invalid-identity",
+    });
+  });
+
+  it("allows the other documents and returns the spelling to send", () => {
+    expect(respelled.decideResource("reader", "srv", "FILE://localhost/docs/./public.txt#x")).toMatchObject({
+      allowed: true,
+      resourceUri: "file:///docs/public.txt",
+    });
+    expect(respelled.decideResource("reader", "srv", "file:///docs/public.txt?secret.txt")).toMatchObject({
+      allowed: true,
+      resourceUri: "file:///docs/public.txt?secret.txt",
+    });
+  });
+
+  it("denies a prompt whatever the case of its name", () => {
+    for (const name of ["secret_prompt", "Secret_Prompt", "SECRET_PROMPT"]) {
+      expect(respelled.decidePrompt("reader", "srv", name)).toMatchObject({ allowed: false, basis: "deny" });
+    }
+    expect(respelled.decidePrompt("reader", "srv", "public_prompt").allowed).toBe(true);
+  });
+
+  it("reads deny and allow patterns in canonical spelling too", () => {
+    const p = new MCPPermissionPolicy({
+      r: { resources: { allow: ["srv:FILE://localhost/docs/*"], deny: ["srv:file:///docs/%53ecret.txt"] } },
+    });
+    expect(p.decideResource("r", "srv", "file:///docs/a.txt").allowed).toBe(true);
+    expect(p.decideResource("r", "srv", "file:///docs/secret.txt").allowed).toBe(false);
   });
 });

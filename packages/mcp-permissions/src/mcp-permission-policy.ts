@@ -1,5 +1,6 @@
 import {
   AGENT_NAME_PATTERN,
+  canonicalResourceUri,
   MCPConfigError,
   type MCPConfigIssue,
   type MCPPatternLists,
@@ -7,7 +8,6 @@ import {
   permissionPatternProblem,
   promptPatternProblem,
   resourcePatternProblem,
-  resourceUriProblem,
   SERVER_NAME_PATTERN,
 } from "@agentforge/mcp-config";
 import type { MCPToolRegistry } from "./mcp-tool-registry.js";
@@ -61,6 +61,11 @@ export interface MCPPermissionDecision {
   reason: string;
   /** The pattern that decided, for `allow` and `deny`. */
   matchedPattern?: string;
+  /**
+   * `decideResource` only: the URI in the one spelling the decision was made on (see
+   * `canonicalResourceUri`). Send this one to the server, never the spelling that was asked for.
+   */
+  resourceUri?: string;
 }
 
 /** Options of `MCPPermissionPolicy`. */
@@ -78,6 +83,8 @@ interface Rules {
   all?: string;
   exact: Map<string, string>;
   globs: { regex: RegExp; pattern: string }[];
+  /** Deny rules match whatever the case (a server may look names up case-insensitively). */
+  foldCase: boolean;
 }
 
 interface AgentRules extends KindRules<Rules> {
@@ -101,15 +108,15 @@ interface KindRules<R> {
 type Matcher<R> = (rules: Map<string, R>, serverName: string, name: string) => string | undefined;
 
 function kindRules<R>(
-  compileKind: (patterns: readonly string[]) => Map<string, R>,
+  compileKind: (patterns: readonly string[], deny: boolean) => Map<string, R>,
   allowPatterns: string[],
   denyPatterns: string[],
 ): KindRules<R> {
   const reasons = (prefix: string, patterns: readonly string[]) =>
     new Map(patterns.map((pattern) => [pattern, `${prefix} ${shown(pattern)}`]));
   return {
-    allow: compileKind(allowPatterns),
-    deny: compileKind(denyPatterns),
+    allow: compileKind(allowPatterns, false),
+    deny: compileKind(denyPatterns, true),
     allowPatterns,
     denyPatterns,
     allowReasons: reasons("allowed by pattern", allowPatterns),
@@ -121,6 +128,11 @@ interface ResourceRules {
   all?: string;
   exact: Map<string, string>;
   globs: { glob: string; pattern: string }[];
+  /**
+   * Deny rules match the loose forms of a URI (see `looseUri`), with and without its query: what a
+   * lenient server may still read as the denied resource is denied too.
+   */
+  loose: boolean;
 }
 
 /** Prompt names as the policy accepts them: the tool-name characters, so look-alikes never pass. */
@@ -139,7 +151,8 @@ function shown(text: string): string {
  * The steps every decision shares once what is asked for is known to be well-formed: no grants of this
  * kind (deny by default), then a deny pattern, then an allow pattern. `kind` is "" for tools, else
  * "resource " or "prompt "; `subject` is what the messages quote. `find(patterns, serverName, name)`
- * looks up the pattern that matches; it comes with its arguments, so no closure is made per decision.
+ * looks up the pattern that matches (deny rules fold case and spelling as they were compiled to); it
+ * comes with its arguments, so no closure is made per decision.
  */
 function decideByGrants<R>(
   agent: string,
@@ -209,16 +222,32 @@ function globMatch(glob: string, text: string): boolean {
   return g === glob.length;
 }
 
-/** Resource patterns `<server>:<uri-pattern>` by server. */
-function compileResources(patterns: readonly string[]): Map<string, ResourceRules> {
+/**
+ * A URI as loosely as a lenient server may read it: percent-escapes decoded, Unicode in NFC, lower case.
+ * Only deny rules use it, so it can only ever deny more.
+ */
+function looseUri(uri: string): string {
+  let decoded = uri;
+  try {
+    decoded = decodeURIComponent(uri);
+  } catch {
+    // Escapes that are not UTF-8: compare them as they are spelled.
+  }
+  return decoded.normalize("NFC").toLowerCase();
+}
+
+/** Resource patterns `<server>:<uri-pattern>` by server, their URI part in canonical spelling. */
+function compileResources(patterns: readonly string[], deny: boolean): Map<string, ResourceRules> {
   const byServer = new Map<string, ResourceRules>();
   for (const pattern of patterns) {
     const colon = pattern.indexOf(":");
     const server = pattern.slice(0, colon);
-    const uri = pattern.slice(colon + 1);
+    const raw = pattern.slice(colon + 1);
+    const canonical = canonicalResourceUri(raw, { allowStar: true }).uri ?? raw;
+    const uri = deny ? looseUri(canonical) : canonical;
     let rules = byServer.get(server);
     if (!rules) {
-      rules = { exact: new Map(), globs: [] };
+      rules = { exact: new Map(), globs: [], loose: deny };
       byServer.set(server, rules);
     }
     if (uri === "*") rules.all ??= pattern;
@@ -228,6 +257,14 @@ function compileResources(patterns: readonly string[]): Map<string, ResourceRule
   return byServer;
 }
 
+function matchResourceSpelling(server: ResourceRules, uri: string): string | undefined {
+  const exact = server.exact.get(uri);
+  if (exact) return exact;
+  for (const glob of server.globs) if (globMatch(glob.glob, uri)) return glob.pattern;
+  return undefined;
+}
+
+/** `uri` is canonical (`canonicalResourceUri`). */
 function matchResource(
   rules: Map<string, ResourceRules>,
   serverName: string,
@@ -236,21 +273,37 @@ function matchResource(
   const server = rules.get(serverName);
   if (!server) return undefined;
   if (server.all) return server.all;
-  const exact = server.exact.get(uri);
-  if (exact) return exact;
-  for (const glob of server.globs) if (globMatch(glob.glob, uri)) return glob.pattern;
-  return undefined;
+  if (!server.loose) return matchResourceSpelling(server, uri);
+  // The URI, then without its query, then without a trailing slash (`path.resolve` drops it).
+  const query = uri.indexOf("?");
+  const base = query === -1 ? uri : uri.slice(0, query);
+  const bare = base.endsWith("/") && !base.endsWith("//") ? base.slice(0, -1) : base;
+  return (
+    matchResourceSpelling(server, looseUri(uri)) ??
+    (base === uri ? undefined : matchResourceSpelling(server, looseUri(base))) ??
+    (bare === base ? undefined : matchResourceSpelling(server, looseUri(bare)))
+  );
 }
 
-function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string, foldCase: boolean): RegExp {
   const body = glob
     .split("*")
     .map((part) => part.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&"))
     .join(".*");
-  return new RegExp(`^${body}$`, "s");
+  return new RegExp(`^${body}$`, foldCase ? "si" : "s");
 }
 
+/** Tool patterns by server: exact and case-sensitive, as servers look tools up. */
 function compile(patterns: readonly string[]): Map<string, Rules> {
+  return compileNamed(patterns, false);
+}
+
+/** Prompt patterns by server: deny rules fold case (servers may look prompts up case-insensitively). */
+function compilePrompts(patterns: readonly string[], deny: boolean): Map<string, Rules> {
+  return compileNamed(patterns, deny);
+}
+
+function compileNamed(patterns: readonly string[], foldCase: boolean): Map<string, Rules> {
   const byServer = new Map<string, Rules>();
   for (const pattern of patterns) {
     const dot = pattern.indexOf(".");
@@ -258,12 +311,13 @@ function compile(patterns: readonly string[]): Map<string, Rules> {
     const tool = pattern.slice(dot + 1);
     let rules = byServer.get(server);
     if (!rules) {
-      rules = { exact: new Map(), globs: [] };
+      rules = { exact: new Map(), globs: [], foldCase };
       byServer.set(server, rules);
     }
+    const key = foldCase ? tool.toLowerCase() : tool;
     if (tool === "*") rules.all ??= pattern;
-    else if (tool.includes("*")) rules.globs.push({ regex: globToRegExp(tool), pattern });
-    else if (!rules.exact.has(tool)) rules.exact.set(tool, pattern);
+    else if (tool.includes("*")) rules.globs.push({ regex: globToRegExp(tool, foldCase), pattern });
+    else if (!rules.exact.has(key)) rules.exact.set(key, pattern);
   }
   return byServer;
 }
@@ -272,7 +326,7 @@ function match(rules: Map<string, Rules>, serverName: string, toolName: string):
   const server = rules.get(serverName);
   if (!server) return undefined;
   if (server.all) return server.all;
-  const exact = server.exact.get(toolName);
+  const exact = server.exact.get(server.foldCase ? toolName.toLowerCase() : toolName);
   if (exact) return exact;
   for (const glob of server.globs) if (glob.regex.test(toolName)) return glob.pattern;
   return undefined;
@@ -354,7 +408,7 @@ export class MCPPermissionPolicy {
       this.#agents.set(agent, {
         ...kindRules(compile, allowList, denyList),
         ...(resources && { resources: kindRules(compileResources, resources.allow, resources.deny) }),
-        ...(prompts && { prompts: kindRules(compile, prompts.allow, prompts.deny) }),
+        ...(prompts && { prompts: kindRules(compilePrompts, prompts.allow, prompts.deny) }),
       });
     }
     if (issues.length > 0) {
@@ -417,11 +471,13 @@ export class MCPPermissionPolicy {
    * subscriptions). Deny by default: an agent whose grant has no `resources` gets none, whatever its
    * tool grants. Patterns are `<server>:<uri-pattern>`; `*` matches any run of characters.
    *
-   * The decision is made on the RAW string: no percent-decoding, no case folding, no path resolution.
-   * A URI whose meaning could change when the server decodes or resolves it — a `..` segment, a
-   * percent-encoded `.`, `/`, `\`, `%` or control character, a control character or whitespace, no
-   * scheme, or more than 8192 characters — is denied (`invalid-identity`) instead of being interpreted.
-   * Computed afresh on every call, never cached.
+   * The decision is made on the URI's canonical spelling (`canonicalResourceUri`: scheme and host in
+   * lower case, no fragment, unreserved escapes decoded, `.` segments removed, `file://localhost/` as
+   * `file:///`), which the decision returns as `resourceUri`: send that one. A URI a server could read
+   * as another resource — a `..` or empty segment, a backslash, an encoded `/`, `\`, `%` or control
+   * character — is denied (`invalid-identity`). Deny patterns also match whatever the case and the
+   * escapes, with or without the URI's query and trailing slash (a lenient server may ignore them);
+   * allow patterns match the canonical URI exactly. Computed afresh on every call, never cached.
    */
   decideResource(agent: string, serverName: string, uri: string): MCPPermissionDecision {
     if (typeof serverName !== "string" || !SERVER_NAME_PATTERN.test(serverName)) {
@@ -434,30 +490,32 @@ export class MCPPermissionPolicy {
     if (typeof uri !== "string") {
       return { allowed: false, basis: "invalid-identity", reason: "the resource URI is not a string" };
     }
-    const problem = resourceUriProblem(uri);
-    if (problem) {
+    const canonical = canonicalResourceUri(uri);
+    if (canonical.problem !== undefined) {
       return {
         allowed: false,
         basis: "invalid-identity",
-        reason: `the resource URI ${shown(uri)} of server "${serverName}" is refused: it ${problem} (URIs are decided as sent, never decoded or normalized)`,
+        reason: `the resource URI ${shown(uri)} of server "${serverName}" is refused: it ${canonical.problem} (a server could read it as another resource)`,
       };
     }
-    return decideByGrants(
+    const decision = decideByGrants(
       agent,
       typeof agent === "string" ? this.#agents.get(agent)?.resources : undefined,
       "resource ",
-      `${serverName}:${uri}`,
+      `${serverName}:${canonical.uri}`,
       matchResource,
       serverName,
-      uri,
+      canonical.uri,
     );
+    return { ...decision, resourceUri: canonical.uri };
   }
 
   /**
    * Decide whether `agent` may get the prompt `promptName` of server `serverName` (`prompts/get`).
    * Deny by default: an agent whose grant has no `prompts` gets none, whatever its tool grants.
-   * Patterns as for tools: `github.review_code`, `github.*`, `github.review_*`. A prompt name outside
-   * the tool-name characters (`[A-Za-z0-9_.-/]`, 1 to 128) is denied (`invalid-identity`).
+   * Patterns as for tools: `github.review_code`, `github.*`, `github.review_*`; deny patterns match
+   * whatever the case (a server may look prompts up case-insensitively). A prompt name outside the
+   * tool-name characters (`[A-Za-z0-9_.-/]`, 1 to 128) is denied (`invalid-identity`).
    * Computed afresh on every call, never cached.
    */
   decidePrompt(agent: string, serverName: string, promptName: string): MCPPermissionDecision {

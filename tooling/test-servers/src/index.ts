@@ -41,6 +41,13 @@ export interface TestServerBehaviour {
   duplicateTools?: boolean;
   /** Append hostile definitions to tools/list (`__proto__`, null and self-referencing schemas, ...). */
   hostileTools?: boolean;
+  /**
+   * Serve `file:///docs/public.txt` and `file:///docs/secret.txt` read leniently (case, escapes, dot
+   * segments, `//`, `file://localhost`, query, fragment and a trailing slash ignored), prompts
+   * `public_prompt` / `secret_prompt` looked up whatever the case, and a tool `lenient_stats` that
+   * lists what `resources/read` and `prompts/get` received.
+   */
+  lenientResources?: boolean;
 }
 
 /** Start-up behaviours of the stdio server. */

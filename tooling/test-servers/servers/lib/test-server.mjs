@@ -4,9 +4,11 @@ import { appendFileSync, closeSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   CallToolRequestSchema,
+  GetPromptRequestSchema,
   ListToolsRequestSchema,
   McpError,
   PingRequestSchema,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
@@ -484,5 +486,68 @@ export function createTestServer(options, state = createState()) {
     return callTool(request, extra);
   });
   if (options.hangPing) server.server.setRequestHandler(PingRequestSchema, () => new Promise(() => {}));
+  if (options.lenientResources) addLenientResources(server);
   return server;
+}
+
+/**
+ * What a lenient server reads for `uri`: scheme, escapes, dot segments, `//`, `file://localhost`,
+ * `file:/`, the query, the fragment, a trailing slash and case are all ignored (as a server on a
+ * case-insensitive file system that resolves paths with `path.resolve` would).
+ */
+function lenientPath(uri) {
+  const match = /^file:(.*)$/i.exec(uri.split("#")[0].split("?")[0]);
+  if (!match) return undefined;
+  let rest = match[1];
+  try {
+    rest = decodeURIComponent(rest);
+  } catch {
+    return undefined;
+  }
+  rest = rest.replace(/^\/\/localhost(?=\/)/i, "").replace(/^\/\/(?=\/)/, "");
+  const parts = [];
+  for (const part of rest.replaceAll("\\", "/").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`.toLowerCase();
+}
+
+/**
+ * Resources `file:///docs/public.txt` and `file:///docs/secret.txt`, read the lenient way (see
+ * `lenientPath`), and prompts `public_prompt` and `secret_prompt`, looked up whatever the case. Every
+ * read and prompt request is counted in `stats` (`reads`, `prompts`: what the client sent).
+ */
+function addLenientResources(server) {
+  const documents = { "/docs/public.txt": "public document", "/docs/secret.txt": "SECRET DOCUMENT" };
+  for (const path of Object.keys(documents)) {
+    server.registerResource(path, `file://${path}`, { mimeType: "text/plain" }, () => ({
+      contents: [{ uri: `file://${path}`, text: documents[path] }],
+    }));
+  }
+  for (const name of ["public_prompt", "secret_prompt"]) {
+    server.registerPrompt(name, { description: name }, () => ({
+      messages: [{ role: "user", content: { type: "text", text: `the ${name}` } }],
+    }));
+  }
+  const seen = { reads: [], prompts: [] };
+  server.registerTool("lenient_stats", { description: "what resources/read and prompts/get received" }, () =>
+    text(JSON.stringify(seen)),
+  );
+  server.server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    seen.reads.push(request.params.uri);
+    const path = lenientPath(request.params.uri);
+    const body = path === undefined ? undefined : documents[path];
+    if (body === undefined) throw new McpError(-32002, `Resource not found: ${request.params.uri}`);
+    return { contents: [{ uri: request.params.uri, mimeType: "text/plain", text: body }] };
+  });
+  server.server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    seen.prompts.push(request.params.name);
+    const name = String(request.params.name).toLowerCase();
+    if (name !== "public_prompt" && name !== "secret_prompt") {
+      throw new McpError(-32602, `Unknown prompt: ${request.params.name}`);
+    }
+    return { messages: [{ role: "user", content: { type: "text", text: `the ${name}` } }] };
+  });
 }
