@@ -10,11 +10,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Figures, formatMs, heading, printFigure, printTable, summarize } from "@agentforge/bench";
-import type { RunEventRecord } from "../src/server/run-event-log.js";
-import { FileRunRepository } from "../src/service/file-run-repository.js";
-import { openPostgresRunRepository } from "../src/service/postgres/postgres-run-repository.js";
-import { createTestDatabase } from "../src/service/postgres/test-database.js";
-import type { RunRepository } from "../src/service/run-repository.js";
+import { FileRunRepository } from "../src/run-store/file-run-repository.js";
+import { openPostgresRunRepository } from "../src/run-store/postgres/postgres-run-repository.js";
+import { createTestDatabase } from "../src/run-store/postgres/test-database.js";
+import type { RunEventRecord } from "../src/run-store/run-event-log.js";
+import type { RunRepository } from "../src/run-store/run-repository.js";
 
 const envCount = Number(process.env.BENCH_EVENTS);
 const EVENTS = Number.isInteger(envCount) && envCount > 0 ? envCount : 1000;

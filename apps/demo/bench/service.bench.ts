@@ -20,7 +20,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatMs, formatRatio, heading, printFigure } from "@agentforge/bench";
-import { createTestDatabase, type TestDatabase } from "../src/service/postgres/test-database.js";
+import { createTestDatabase, type TestDatabase } from "../src/run-store/postgres/test-database.js";
 import {
   exampleServerBin,
   SAMPLE_PROJECT,

@@ -3,8 +3,8 @@
 // error; each command's module, and everything it needs (MCP SDK, LangChain, Hono...), is imported
 // when that command runs. tsup splits those dynamic imports into chunks of their own.
 
-import { DOCS_USAGE, MCP_USAGE, SERVE_USAGE } from "./commands/usage.js";
-import { UsageError } from "./internal/usage-error.js";
+import { DOCS_USAGE, MCP_USAGE, SERVE_USAGE } from "./cli/usage.js";
+import { UsageError } from "./shared/usage-error.js";
 
 const VERSION = "0.0.0";
 
@@ -39,19 +39,19 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case "docs":
     case "resume": {
-      const { docsCommand } = await import("./commands/docs.js");
+      const { docsCommand } = await import("./cli/docs.js");
       return docsCommand(rest, command);
     }
     case "mcp": {
       if (rest[0] === "login" || rest[0] === "logout") {
-        const { mcpLoginCommand } = await import("./commands/mcp-login.js");
+        const { mcpLoginCommand } = await import("./cli/mcp-login.js");
         return mcpLoginCommand(rest);
       }
-      const { mcpCommand } = await import("./commands/mcp.js");
+      const { mcpCommand } = await import("./cli/mcp.js");
       return mcpCommand(rest);
     }
     case "serve": {
-      const { serveCommand } = await import("./commands/serve.js");
+      const { serveCommand } = await import("./cli/serve.js");
       return serveCommand(rest);
     }
     default:

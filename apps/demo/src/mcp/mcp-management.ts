@@ -6,7 +6,7 @@ import type { MCPTracer } from "@agentforge/agent-runtime";
 import type { DiscoveredTool, MCPElicitationHandler } from "@agentforge/mcp-client";
 import { type MCPConfig, type MCPServerConfig, redactedConfig } from "@agentforge/mcp-config";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
-import { Application, SHIPPED_CONFIG } from "../application.js";
+import { Application, SHIPPED_CONFIG } from "../app/application.js";
 import {
   boundedPrompt,
   boundedResource,

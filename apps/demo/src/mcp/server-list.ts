@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
-import { SHIPPED_CONFIG } from "../shipped-config.js";
+import { SHIPPED_CONFIG } from "../app/shipped-config.js";
 import { HealthStore } from "./health-store.js";
 import type { MCPManagementOptions } from "./mcp-management.js";
 import { type ServerView, serverView } from "./mcp-views.js";

@@ -1,4 +1,4 @@
-import { UsageError } from "../internal/usage-error.js";
+import { UsageError } from "../shared/usage-error.js";
 
 /** A server name that the config does not have: a usage error (exit code 2, HTTP 404). */
 export class UnknownServerError extends UsageError {

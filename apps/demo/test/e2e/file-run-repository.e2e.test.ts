@@ -4,10 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RunStore } from "../../src/docs/run-store.js";
-import { RunEventLog, type RunEventRecord } from "../../src/server/run-event-log.js";
-import { FileRunRepository } from "../../src/service/file-run-repository.js";
-import type { StoredRun } from "../../src/service/run-repository.js";
+import { FileRunRepository } from "../../src/run-store/file-run-repository.js";
+import { RunEventLog, type RunEventRecord } from "../../src/run-store/run-event-log.js";
+import type { StoredRun } from "../../src/run-store/run-repository.js";
+import { RunStore } from "../../src/run-store/run-store.js";
 
 let dir: string;
 beforeEach(() => {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Application } from "../../src/application.js";
+import { Application } from "../../src/app/application.js";
 
 import { CHROMIUM } from "./browser-fixtures.js";
 

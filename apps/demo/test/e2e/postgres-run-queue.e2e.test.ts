@@ -11,14 +11,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   openPostgresRunRepository,
   type PostgresRunRepository,
-} from "../../src/service/postgres/postgres-run-repository.js";
+} from "../../src/run-store/postgres/postgres-run-repository.js";
 import {
   openPgBossRunQueue,
   type PgBossRunQueue,
   type RunJob,
-} from "../../src/service/postgres/run-queue.js";
-import { createTestDatabase, type TestDatabase } from "../../src/service/postgres/test-database.js";
-import type { StoredRun } from "../../src/service/run-repository.js";
+} from "../../src/run-store/postgres/run-queue.js";
+import { createTestDatabase, type TestDatabase } from "../../src/run-store/postgres/test-database.js";
+import type { StoredRun } from "../../src/run-store/run-repository.js";
 
 // pg-boss needs a real server here. Over PGlite (pglite-socket) these tests pass when run alone, but
 // beside another PGlite test file pg-boss got an empty result for its own complete() query, which it

@@ -5,19 +5,19 @@
 import { createServer } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunEventRecord } from "../../src/server/run-event-log.js";
-import { RunDatabaseError } from "../../src/service/postgres/database-error.js";
-import { findMigrationsDir, migrate } from "../../src/service/postgres/migrate.js";
+import { RunDatabaseError } from "../../src/run-store/postgres/database-error.js";
+import { findMigrationsDir, migrate } from "../../src/run-store/postgres/migrate.js";
 import {
   openPostgresRunRepository,
   type PostgresRunRepository,
-} from "../../src/service/postgres/postgres-run-repository.js";
+} from "../../src/run-store/postgres/postgres-run-repository.js";
 import {
   createTestDatabase,
   NEEDS_SERVER,
   type TestDatabase,
-} from "../../src/service/postgres/test-database.js";
-import type { StoredRun } from "../../src/service/run-repository.js";
+} from "../../src/run-store/postgres/test-database.js";
+import type { RunEventRecord } from "../../src/run-store/run-event-log.js";
+import type { StoredRun } from "../../src/run-store/run-repository.js";
 
 /** Without TEST_DATABASE_URL the tests run on an embedded PGlite; the few that need a server are skipped. */
 const onPglite = !process.env.TEST_DATABASE_URL;

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Application } from "../../src/application.js";
+import { Application } from "../../src/app/application.js";
 
 const state = mkdtempSync(join(tmpdir(), "agentforge-roster-"));
 afterAll(() => rmSync(state, { recursive: true, force: true }));

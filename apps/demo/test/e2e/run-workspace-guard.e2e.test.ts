@@ -10,7 +10,7 @@ import { MCPClientManager } from "@agentforge/mcp-client";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWorkspaceGuard } from "../../src/service/run-workspace-guard.js";
+import { runWorkspaceGuard } from "../../src/docs-agent/run-workspace-guard.js";
 import { exampleServerBin } from "./mcp-fixtures.js";
 
 let dir: string;

@@ -7,7 +7,7 @@
 // --max-runs of 20 concurrent starts.
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../src/service/postgres/test-database.js";
+import { createTestDatabase, type TestDatabase } from "../../src/run-store/postgres/test-database.js";
 import { type Served, SseSplitter, startServe } from "./mcp-fixtures.js";
 import { descendantPids, jsonClient, type ServiceRoster, serviceRoster } from "./service-fixtures.js";
 

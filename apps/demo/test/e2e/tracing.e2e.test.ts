@@ -12,7 +12,7 @@ import { discoverAll, MCPClientManager } from "@agentforge/mcp-client";
 import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
 import { stdioTestServer } from "@agentforge/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
-import { startTracing, type Tracing } from "../../src/service/tracing.js";
+import { startTracing, type Tracing } from "../../src/tracing/tracing.js";
 
 /** An argument value no exported byte may contain. */
 const SECRET = "arg-canary-9f3Kq-SECRET-value";

@@ -1,0 +1,115 @@
+// `agentforge docs <folder>` and `agentforge resume <id>`.
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { RunDocsOptions } from "../docs-agent/run-docs.js";
+import { UsageError } from "../shared/usage-error.js";
+import { createProgress } from "./progress.js";
+import { DOCS_USAGE } from "./usage.js";
+
+function integer(value: string | undefined, flag: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`${flag} expects an integer >= ${min}, got "${value}"`);
+  return Number(value);
+}
+
+export async function docsCommand(argv: string[], mode: "docs" | "resume"): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      out: { type: "string" },
+      model: { type: "string" },
+      json: { type: "boolean" },
+      "max-rounds": { type: "string" },
+      "pause-after": { type: "string" },
+      config: { type: "string" },
+      "state-dir": { type: "string" },
+      otel: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${DOCS_USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError(mode === "docs" ? "docs expects one <folder>" : "resume expects one <run-id>");
+  }
+  const target = positionals[0] as string;
+  const progress = createProgress(process.stderr, values.json === true && !process.stderr.isTTY);
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new Error("interrupted"));
+  process.once("SIGINT", onSigint);
+  const maxRounds = integer(values["max-rounds"], "--max-rounds", 1);
+  const pauseAfter = integer(values["pause-after"], "--pause-after", 1);
+  const options: RunDocsOptions = {
+    ...(mode === "docs" ? { folder: target } : { resumeId: target }),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(maxRounds !== undefined ? { maxRounds } : {}),
+    ...(pauseAfter !== undefined ? { pauseAfter } : {}),
+    ...(values.config ? { configPath: values.config } : {}),
+    ...(values["state-dir"] ? { stateDir: values["state-dir"] } : {}),
+    signal: controller.signal,
+    onToolCall: (record) => progress.call(record),
+    onEvent: (event) => {
+      if (event.type === "run_started") {
+        progress.note(
+          `${event.resumed ? "resuming" : "run"} ${event.runId} (${event.model}) on ${event.folder}`,
+        );
+      } else if (event.type === "elicitation_declined") {
+        progress.note(
+          `elicitation_declined: server ${event.server} asked for input (${event.mode} mode); no terminal to ask, declined`,
+        );
+      } else if (event.type === "tool_progress") {
+        progress.progress(event);
+      } else if (event.type === "server_unavailable") {
+        progress.note(`server ${event.server} unavailable: ${event.message}`);
+      }
+    },
+  };
+  // A person at a terminal is asked when a server requests input; otherwise requests are declined.
+  if (process.stdin.isTTY && process.stderr.isTTY) {
+    const { terminalElicitation } = await import("./elicitation-prompt.js");
+    options.elicitation = terminalElicitation({ input: process.stdin, output: process.stderr });
+  }
+  // Tracing (OTLP with --otel or OTEL_* variables, LangSmith with LANGSMITH_*): loads nothing when off.
+  const { startTracing } = await import("../tracing/tracing.js");
+  const tracing = await startTracing({ env: process.env, ...(values.otel ? { otel: true } : {}) });
+  for (const note of tracing.notes) progress.note(note);
+  if (tracing.tracer) options.tracer = tracing.tracer;
+  try {
+    // Loaded here, not at the top: LangChain and the providers only load when a run starts.
+    const { runDocs } = await import("../docs-agent/run-docs.js");
+    const result = await runDocs(options);
+    progress.done();
+    if (result.run.status === "paused") {
+      progress.note(
+        `paused after round ${result.run.state.round}; continue with: agentforge resume ${result.run.id}`,
+      );
+      if (values.json)
+        process.stdout.write(
+          `${JSON.stringify({ runId: result.run.id, status: "paused", calls: result.calls }, null, 2)}\n`,
+        );
+      return controller.signal.aborted && controller.signal.reason instanceof Error ? 130 : 0;
+    }
+    const document = result.document ?? "";
+    if (values.out) {
+      writeFileSync(values.out, document);
+      progress.note(`wrote ${values.out} (${result.calls.length} tool calls, run ${result.run.id})`);
+    }
+    if (values.json) {
+      process.stdout.write(
+        `${JSON.stringify({ runId: result.run.id, status: result.run.status, document, calls: result.calls, transcript: result.transcript }, null, 2)}\n`,
+      );
+    } else if (!values.out) {
+      process.stdout.write(document.endsWith("\n") ? document : `${document}\n`);
+    }
+    return 0;
+  } finally {
+    process.off("SIGINT", onSigint);
+    progress.done();
+    await tracing.shutdown();
+  }
+}

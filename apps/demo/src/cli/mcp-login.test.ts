@@ -1,0 +1,81 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningHttpTestServer, startHttpTestServer } from "@agentforge/test-servers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { FileTokenStore } from "../app/file-token-store.js";
+import { mcpLoginCommand } from "./mcp-login.js";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+function temp(): string {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-login-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe("FileTokenStore", () => {
+  it("writes one 0600 file per server atomically, reads it back and deletes it", () => {
+    const store = new FileTokenStore(join(temp(), "oauth"));
+    const record = {
+      url: "https://x.example/mcp",
+      tokens: { access_token: "a-token", token_type: "Bearer" },
+    };
+    store.set("github", record);
+    store.set("github", { ...record, tokens: { access_token: "b-token", token_type: "Bearer" } });
+    expect(statSync(store.file("github")).mode & 0o777).toBe(0o600);
+    expect(statSync(store.dir).mode & 0o777).toBe(0o700);
+    expect(readdirSync(store.dir)).toEqual(["github.json"]);
+    expect(store.get("github")?.tokens?.access_token).toBe("b-token");
+    store.delete("github");
+    expect(store.get("github")).toBeUndefined();
+    expect(() => store.file("../etc")).toThrow(/not a server name/);
+  });
+});
+
+describe("agentforge mcp login / logout", () => {
+  it("logs in through the authorize callback, keeps the login in <state-dir>/oauth, and logs out", async () => {
+    const running: RunningHttpTestServer = await startHttpTestServer({ authServer: true, dcr: true });
+    cleanups.push(() => running.stop());
+    const dir = temp();
+    const config = join(dir, "mcp_servers.yaml");
+    writeFileSync(
+      config,
+      `servers:\n  - name: remote\n    enabled: true\n    transport: http\n    url: ${running.url}\n    auth: { type: oauth, grant: authorization_code }\n`,
+    );
+    const out: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    let opened = 0;
+    const code = await mcpLoginCommand(
+      ["login", "remote", "--config", config, "--state-dir", dir, "--json"],
+      {
+        authorize: async (url) => {
+          opened++;
+          await (await fetch(url)).body?.cancel();
+        },
+      },
+    );
+    expect(code).toBe(0);
+    expect(opened).toBe(1);
+    const file = join(dir, "oauth", "remote.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const record = JSON.parse(readFileSync(file, "utf8"));
+    expect(record.tokens.access_token).toBeTruthy();
+    expect(JSON.parse(out.join(""))).toMatchObject({ serverName: "remote", loggedIn: true });
+    expect(out.join("")).not.toContain(record.tokens.access_token);
+
+    out.length = 0;
+    expect(
+      await mcpLoginCommand(["logout", "remote", "--config", config, "--state-dir", dir, "--json"]),
+    ).toBe(0);
+    expect(JSON.parse(out.join(""))).toEqual({ serverName: "remote", loggedOut: true });
+    expect(readdirSync(join(dir, "oauth"))).toEqual([]);
+  }, 60_000);
+});
