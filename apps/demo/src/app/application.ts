@@ -52,6 +52,7 @@ export class ApprovalsFileError extends Error {
 }
 
 /** The roster shipped with the app. */
+import { type WarningSink, warnOnStderr } from "../shared/warnings.js";
 import { SHIPPED_CONFIG } from "./shipped-config.js";
 
 export { SHIPPED_CONFIG };
@@ -71,9 +72,11 @@ export interface ApplicationOptions {
   tracer?: MCPTracer;
   /**
    * Where audit lines go (e.g. the run repository's `appendAudit`); default `<stateDir>/audit.jsonl`.
-   * A sink that fails loses that line, never the call.
+   * A line that cannot be written never fails the call: it is an `AUDIT_WRITE_FAILED` warning.
    */
   audit?: (entry: Record<string, unknown>) => Promise<void> | void;
+  /** Where warnings go (an audit line that could not be written...); default stderr. */
+  warn?: WarningSink;
   /**
    * Folder of the servers' `<server>.stderr.log` files. Default `<stateDir>/logs/mcp/<pid>`: one folder
    * per process, so two processes sharing a state folder never truncate each other's live logs.
@@ -205,7 +208,7 @@ export class Application {
     const logDir = options.logDir ?? join(logsRoot, String(process.pid));
     if (options.logDir === undefined) pruneLogFolders(logsRoot);
     // The audit writer exists before the toolkit: the elicitation handler records its declines there.
-    const audit = auditWriter(join(stateDir, "audit.jsonl"), options.audit);
+    const audit = auditWriter(join(stateDir, "audit.jsonl"), options.audit, options.warn ?? warnOnStderr);
     // Pins survive a restart: a run resumed in a new process still detects a definition that changed.
     const registry = new MCPToolRegistry();
     const approvalsFile = join(stateDir, APPROVALS_FILE);
@@ -319,22 +322,47 @@ interface AuditWriter {
 function auditWriter(
   file: string,
   sink: ((entry: Record<string, unknown>) => Promise<void> | void) | undefined,
+  warn: WarningSink,
 ): AuditWriter {
+  const failed = (cause: unknown, entry: Record<string, unknown>) =>
+    warn({
+      code: "AUDIT_WRITE_FAILED",
+      message: `an audit line (${String(entry.event ?? "event")}${entry.identity ? ` ${String(entry.identity)}` : ""}) was not written to ${sink ? "the run store" : file}`,
+      cause,
+    });
   if (sink) {
     let pending: Promise<unknown> = Promise.resolve();
     return {
       write(entry) {
-        pending = pending.then(() => sink(entry)).catch(() => undefined);
+        pending = pending.then(async () => {
+          try {
+            await sink(entry);
+          } catch (cause) {
+            failed(cause, entry);
+          }
+        });
       },
       end: () => pending.then(() => undefined),
     };
   }
   const stream: WriteStream = createWriteStream(file, { flags: "a" });
+  // A file that cannot be opened or written (a full disk, a folder in its place): one warning per
+  // failure, and the lines after it are reported too instead of being written into a dead stream.
+  let broken: unknown;
+  stream.on("error", (cause) => {
+    broken = cause;
+    warn({ code: "AUDIT_WRITE_FAILED", message: `the audit log ${file} cannot be written`, cause });
+  });
   return {
     write(entry) {
-      if (stream.writable) stream.write(`${JSON.stringify(entry)}\n`);
+      if (broken !== undefined || !stream.writable) failed(broken ?? "the audit log is closed", entry);
+      else stream.write(`${JSON.stringify(entry)}\n`);
     },
-    end: () => new Promise<void>((done) => stream.end(done)),
+    end: () =>
+      new Promise<void>((done) => {
+        if (stream.destroyed) done();
+        else stream.end(done);
+      }),
   };
 }
 

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { ALLOWED_HOSTS_VARIABLE, API_TOKEN_VARIABLE } from "../http/request-guard.js";
 import { databaseUrlFrom } from "../run-store/database-url.js";
 import { UsageError } from "../shared/usage-error.js";
+import { warnOnStderr } from "../shared/warnings.js";
 import { SERVE_USAGE } from "./usage.js";
 
 export { SERVE_USAGE };
@@ -108,7 +109,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
         }
       : {}),
   }).catch(async (error: unknown) => {
-    await tracing.shutdown().catch(() => undefined);
+    await tracing
+      .shutdown()
+      .catch((cause: unknown) =>
+        warnOnStderr({ code: "SHUTDOWN_STEP_FAILED", message: "tracing did not shut down cleanly", cause }),
+      );
     throw error;
   });
   process.stderr.write(

@@ -17,7 +17,7 @@ import type { RunRepository, StoredRun } from "../run-store/run-repository.js";
 import { type DocsRun, RunStore } from "../run-store/run-store.js";
 import { isInside } from "../shared/is-inside.js";
 import { UsageError } from "../shared/usage-error.js";
-import { RunConfigMismatchError, RunFolderError } from "./run-errors.js";
+import { RunConfigMismatchError, RunFolderError, RunSaveError } from "./run-errors.js";
 import { runWorkspaceGuard } from "./run-workspace-guard.js";
 import { chooseProvider, createModel, type Provider } from "./select-model.js";
 
@@ -236,7 +236,15 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         state: emptyState,
         ...owner,
       };
-  await store.save(run);
+  const storeName = store.kind === "files" ? `the run files in ${stateDir}` : "the run database";
+  const saveFinal = async (value: StoredRun): Promise<void> => {
+    try {
+      await store.save(value);
+    } catch (cause) {
+      throw new RunSaveError({ runId: value.id, saving: "final", store: storeName, cause });
+    }
+  };
+  await saveFinal(run);
   options.onEvent?.({
     type: "run_started",
     runId: run.id,
@@ -268,8 +276,14 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   } catch (error) {
     // The run was announced: record why it could not start, so it never stays "running".
     const message = error instanceof Error ? error.message : String(error);
-    await store.save({ ...run, status: "failed", error: message });
-    options.onEvent?.({ type: "run_finished", runId: run.id, status: "failed", calls: 0, error: message });
+    // A save that fails now is reported beside the reason the run could not start (which is thrown).
+    let reported = message;
+    try {
+      await saveFinal({ ...run, status: "failed", error: message });
+    } catch (saveError) {
+      reported = `${message} (and: ${(saveError as RunSaveError).message})`;
+    }
+    options.onEvent?.({ type: "run_finished", runId: run.id, status: "failed", calls: 0, error: reported });
     throw error;
   }
   // A run's own executor. On a shared stack its calls to the workspace servers are confined to its
@@ -278,11 +292,22 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
-  // Saves are chained, so an older round never overwrites a newer one.
+  // Saves are chained, so an older round never overwrites a newer one. A save that fails stops the run
+  // (it could no longer be resumed from where it is) and the run fails with RunSaveError.
+  let saveFailure: RunSaveError | undefined;
   let saving: Promise<void> = Promise.resolve();
   const saveLater = (value: StoredRun) => {
-    saving = saving.then(() => store.save(value)).catch(() => undefined);
+    saving = saving.then(async () => {
+      if (saveFailure) return;
+      try {
+        await store.save(value);
+      } catch (cause) {
+        saveFailure = new RunSaveError({ runId: run.id, saving: "round", store: storeName, cause });
+        controller.abort(saveFailure);
+      }
+    });
   };
+
   try {
     options.onExecutor?.(executor);
     // Start only what this agent may use, in parallel; an unreachable server is reported, never fatal.
@@ -347,7 +372,8 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         state: { messages: result.transcript, round: result.rounds, calls: result.calls, finished: true },
       };
       await saving;
-      await store.save(finished);
+      if (saveFailure) throw saveFailure;
+      await saveFinal(finished);
       options.onEvent?.({
         type: "run_finished",
         runId: run.id,
@@ -355,31 +381,39 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         calls: result.calls.length,
       });
       return { run: finished, document, calls: result.calls, transcript: result.transcript };
-    } catch (error) {
-      const paused = controller.signal.aborted;
-      const reason =
-        controller.signal.reason === PAUSE
-          ? "paused"
-          : error instanceof Error
-            ? error.message
-            : String(error);
+    } catch (caught) {
+      await saving;
+      // A failed save is the reason, whatever the loop saw after the run was stopped for it.
+      const error = saveFailure ?? caught;
+      // Stopped on purpose (--pause-after, or the service stopping): saved paused, resumable.
+      const paused = controller.signal.aborted && !saveFailure;
+      const reason = paused ? "paused" : error instanceof Error ? error.message : String(error);
       const saved: StoredRun = {
         ...run,
         state,
         status: paused ? "paused" : "failed",
         ...(paused ? {} : { error: reason }),
       };
-      await saving;
-      await store.save(saved);
+      let finalFailure: RunSaveError | undefined;
+      try {
+        await saveFinal(saved);
+      } catch (failure) {
+        finalFailure = failure as RunSaveError;
+      }
+      const failure = finalFailure && !saveFailure ? finalFailure : error;
       options.onEvent?.({
         type: "run_finished",
         runId: run.id,
-        status: saved.status,
+        status: finalFailure ? "failed" : saved.status,
         calls: state.calls.length,
-        ...(paused ? {} : { error: reason }),
+        ...(paused && !finalFailure
+          ? {}
+          : { error: failure instanceof Error ? failure.message : String(failure) }),
       });
-      if (paused) return { run: saved, document: undefined, calls: state.calls, transcript: state.messages };
-      throw error;
+      if (paused && !finalFailure) {
+        return { run: saved, document: undefined, calls: state.calls, transcript: state.messages };
+      }
+      throw failure;
     }
   } finally {
     options.signal?.removeEventListener("abort", onOuterAbort);

@@ -3,7 +3,7 @@
 import { MCPError } from "@agentforge/mcp-config";
 
 /** Codes of the run errors (the CLI exits 1 for the first, 2 for the second; REST: 403 / 409). */
-export type RunErrorCode = "RUN_FOLDER_NOT_ALLOWED" | "RUN_CONFIG_MISMATCH";
+export type RunErrorCode = "RUN_FOLDER_NOT_ALLOWED" | "RUN_CONFIG_MISMATCH" | "RUN_SAVE_FAILED";
 
 /**
  * A run's folder, resolved again at resume (symlinks followed), is not the real path recorded when the
@@ -69,5 +69,27 @@ export class RunConfigMismatchError extends MCPError<"RUN_CONFIG_MISMATCH"> {
     this.runId = runId;
     this.recorded = recorded;
     this.requested = requested;
+  }
+}
+
+/**
+ * A run's state could not be saved (files or PostgreSQL refused the write). The run is stopped at once
+ * (it could not be resumed from where it is) and fails with this error: never a silent "paused".
+ */
+export class RunSaveError extends MCPError<"RUN_SAVE_FAILED"> {
+  static override readonly errorName: string = "RunSaveError";
+  /** The run concerned. */
+  readonly runId: string;
+  /** What was being saved: the round after a tool round, or the run's final status. */
+  readonly saving: "round" | "final";
+
+  constructor(options: { runId: string; saving: "round" | "final"; store: string; cause: unknown }) {
+    const why = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super(
+      `${why} — so run ${options.runId} could not be saved to ${options.store} (${options.saving === "round" ? "after a tool round" : "at its end"}) and was stopped. Fix the store (disk space, permissions, the database), then start the run again; its last saved round is kept.`,
+      { code: "RUN_SAVE_FAILED", cause: options.cause },
+    );
+    this.runId = options.runId;
+    this.saving = options.saving;
   }
 }

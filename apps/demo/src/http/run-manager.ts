@@ -31,6 +31,7 @@ import type { RunRepository, StoredRun } from "../run-store/run-repository.js";
 import type { RunStatus } from "../run-store/run-store.js";
 import { isInside } from "../shared/is-inside.js";
 import { UsageError } from "../shared/usage-error.js";
+import { type WarningSink, warnOnStderr } from "../shared/warnings.js";
 import { ApiError } from "./api-error.js";
 import type { ResumeRunBody, StartRunBody } from "./body-schemas.js";
 import { resolveAllowedFolder } from "./folder-guard.js";
@@ -90,6 +91,8 @@ export interface RunManagerOptions {
    * this one): the admission count keeps them until this instance's handler starts them.
    */
   queuedRuns?: (ids: readonly string[]) => Promise<Set<string>>;
+  /** Where a run event or record that could not be stored is reported (default: stderr). */
+  warn?: WarningSink;
 }
 
 /** Receives a run's new events; `null` once the run stopped in this process. */
@@ -132,10 +135,12 @@ export class RunManager {
   #admitting = 0;
   /** With a queue: runs whose job this instance is executing (from the job's start to its end). */
   readonly #jobs = new Set<string>();
+  readonly #warn: WarningSink;
 
   constructor(options: RunManagerOptions) {
     this.#options = options;
     this.#repo = options.repository;
+    this.#warn = options.warn ?? warnOnStderr;
     this.maxRuns = options.maxRuns ?? DEFAULT_MAX_RUNS;
   }
 
@@ -448,7 +453,13 @@ export class RunManager {
             calls: run.state.calls.length,
             error: message,
           })
-          .catch(() => undefined);
+          .catch((cause: unknown) =>
+            this.#warn({
+              code: "RUN_EVENT_WRITE_FAILED",
+              message: `the run_finished event of run ${job.runId} (failed: it could not start) was not stored`,
+              cause,
+            }),
+          );
       }
       return;
     }
@@ -494,7 +505,13 @@ export class RunManager {
         });
       } catch (error) {
         // Refused before it started (its folder, its roster): it stays as it was, not "running".
-        await this.#repo.save(run).catch(() => undefined);
+        await this.#repo.save(run).catch((cause: unknown) =>
+          this.#warn({
+            code: "RUN_SAVE_FAILED",
+            message: `run ${id} could not be put back as it was after its resume was refused; it may show as running`,
+            cause,
+          }),
+        );
         throw error;
       }
     } finally {
@@ -527,7 +544,15 @@ export class RunManager {
       const append = (type: string, data: Record<string, unknown>) => {
         const id = runId;
         if (id === undefined) return;
-        appending = appending.then(() => this.#repo.appendEvent(id, type, data)).catch(() => undefined);
+        appending = appending.then(() =>
+          this.#repo.appendEvent(id, type, data).catch((cause: unknown) =>
+            this.#warn({
+              code: "RUN_EVENT_WRITE_FAILED",
+              message: `the ${type} event of run ${id} was not stored (its stream and history miss it)`,
+              cause,
+            }),
+          ),
+        );
       };
       const onEvent = (event: RunEvent) => {
         if (event.type === "run_started") {

@@ -14,6 +14,7 @@ import type { PostgresRunRepository } from "../run-store/postgres/postgres-run-r
 import type { PgBossRunQueue } from "../run-store/postgres/run-queue.js";
 import type { RunRepository } from "../run-store/run-repository.js";
 import { UsageError } from "../shared/usage-error.js";
+import { warnThrough } from "../shared/warnings.js";
 import { createApi } from "./create-api.js";
 import { allowedHostsFor, assertServable } from "./request-guard.js";
 import { DEFAULT_MAX_RUNS, RunManager } from "./run-manager.js";
@@ -116,6 +117,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const stateDir = options.stateDir ?? ".agentforge";
   const assets = loadStaticAssets();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const warn = warnThrough(log, "agentforge serve");
   const instanceId = options.instanceId ?? randomUUID();
   const startedAt = new Date().toISOString();
   // Where runs are kept: the given store, PostgreSQL with its run queue, or files.
@@ -130,7 +132,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     queuedRuns = (ids) => opened.repository.queuedRuns(ids);
   } else repository = new FileRunRepository(resolve(stateDir));
   const closeStore = async () => {
-    await queue?.stop().catch(() => undefined);
+    await queue
+      ?.stop()
+      .catch((cause: unknown) =>
+        warn({ code: "SHUTDOWN_STEP_FAILED", message: "the run queue did not stop cleanly", cause }),
+      );
     await repository.close();
   };
   // One MCP stack for the whole process. Its workspace servers are rooted at the allowed base; each
@@ -146,6 +152,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.tracer ? { tracer: options.tracer } : {}),
       // The audit trail goes where the runs are kept (with files: <stateDir>/audit.jsonl, as before).
       audit: (entry) => repository.appendAudit(entry),
+      warn,
     });
   } catch (error) {
     await closeStore();
@@ -163,6 +170,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     maxRuns,
     ...(queue ? { queue } : {}),
     ...(queuedRuns ? { queuedRuns } : {}),
+    warn,
   });
   const healthIntervalMs = options.healthIntervalMs ?? DEFAULT_HEALTH_INTERVAL_MS;
   let stopping = false;
@@ -213,7 +221,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   allowedHosts = allowedHostsFor(host, port, options.allowedHosts);
   // The start-up check (recorded with its stderr tails), then the manager's health polling.
-  if (options.checkOnStart !== false) void management.checkAll().catch(() => undefined);
+  if (options.checkOnStart !== false) {
+    void management.checkAll().catch((cause: unknown) =>
+      warn({
+        code: "BACKGROUND_TASK_FAILED",
+        message: "the start-up health check of the servers failed",
+        cause,
+      }),
+    );
+  }
   let stopFirstPoll: () => void = () => undefined;
   if (healthIntervalMs > 0) {
     const first = setTimeout(() => management.startHealthPolling(healthIntervalMs), healthIntervalMs);
@@ -334,13 +350,15 @@ async function openDatabase(
   const { openPostgresRunRepository, openPgBossRunQueue } = await import("../run-store/postgres/index.js");
   const leaseSeconds = database.leaseSeconds ?? 600;
   const maintenanceSeconds = database.maintenanceSeconds ?? 30;
+  const target = parseDatabaseUrl(database.url);
   const repository = await openPostgresRunRepository({
     databaseUrl: database.url,
     variable: database.variable,
     instanceId,
     leaseSeconds,
+    // The database's own messages may quote the URL: the password never reaches the log.
+    warn: warnThrough((line) => log(redactSecret(line, database.url, target)), "agentforge serve"),
   });
-  const target = parseDatabaseUrl(database.url);
   // Background failures of the queue are reported, rate-limited to one line per message a minute.
   const reported = new Map<string, number>();
   const onError = (error: Error) => {

@@ -7,6 +7,7 @@ import type { DiscoveredTool, MCPElicitationHandler } from "@agentforge/mcp-clie
 import { type MCPConfig, type MCPServerConfig, redactedConfig } from "@agentforge/mcp-config";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { Application, SHIPPED_CONFIG } from "../app/application.js";
+import type { WarningSink } from "../shared/warnings.js";
 import {
   boundedPrompt,
   boundedResource,
@@ -77,6 +78,8 @@ export interface MCPManagementOptions {
   tracer?: MCPTracer;
   /** Where audit lines go (default `<stateDir>/audit.jsonl`). */
   audit?: (entry: Record<string, unknown>) => Promise<void> | void;
+  /** Where warnings go (an audit line that could not be written...); default stderr. */
+  warn?: WarningSink;
   /** Asks the user when a server requests input (a terminal); default: decline (see `Application`). */
   elicitation?: MCPElicitationHandler;
 }
@@ -155,6 +158,7 @@ export class MCPManagement {
       ...(options.stateDir ? { stateDir: options.stateDir } : {}),
       ...(options.tracer ? { tracer: options.tracer } : {}),
       ...(options.audit ? { audit: options.audit } : {}),
+      ...(options.warn ? { warn: options.warn } : {}),
       ...(options.elicitation ? { elicitation: options.elicitation } : {}),
     });
     return new MCPManagement(app, configPath, env, options.secrets ?? []);
@@ -233,7 +237,8 @@ export class MCPManagement {
     if (!config.enabled) {
       return { name, ...(await this.check(name)), previousPid, pid: null };
     }
-    await this.#checks.get(name)?.catch(() => undefined);
+    // Wait for a check in flight to settle (its outcome goes to whoever asked for it).
+    await Promise.allSettled([this.#checks.get(name)]);
     await this.app.manager.close(name);
     const health = await this.check(name);
     return { name, ...health, previousPid, pid: this.app.manager.connectionStatus(name).pid ?? null };
@@ -248,12 +253,11 @@ export class MCPManagement {
     // A reload reads the file after it was asked for: one in flight is followed by one more (shared by
     // every request that arrived meanwhile), never joined.
     if (this.#reloading) {
-      this.#nextReload ??= this.#reloading
-        .catch(() => undefined)
-        .then(() => {
-          this.#nextReload = undefined;
-          return this.reload();
-        });
+      // The reload in flight reports its own failure to its callers; this one just follows it.
+      this.#nextReload ??= Promise.allSettled([this.#reloading]).then(() => {
+        this.#nextReload = undefined;
+        return this.reload();
+      });
       return this.#nextReload;
     }
     const current = this.#reload().finally(() => {

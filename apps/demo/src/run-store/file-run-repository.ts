@@ -4,9 +4,10 @@
 // `claim` is atomic within this process only (use the PostgreSQL store for several instances).
 import { appendFileSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { type WarningSink, warnOnStderr } from "../shared/warnings.js";
 import { RunEventLog, type RunEventRecord } from "./run-event-log.js";
 import type { RunRepository, StoredRun } from "./run-repository.js";
-import { RunStore } from "./run-store.js";
+import { RunRecordError, RunStore } from "./run-store.js";
 
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -18,9 +19,12 @@ export class FileRunRepository implements RunRepository {
   readonly #logs = new Map<string, RunEventLog>();
   readonly #listeners = new Map<string, Set<(event: RunEventRecord) => void>>();
 
-  constructor(stateDir: string) {
+  readonly #warn: WarningSink;
+
+  constructor(stateDir: string, options: { warn?: WarningSink } = {}) {
     this.stateDir = stateDir;
     this.#store = new RunStore(stateDir);
+    this.#warn = options.warn ?? warnOnStderr;
   }
 
   async save(run: StoredRun): Promise<void> {
@@ -31,11 +35,13 @@ export class FileRunRepository implements RunRepository {
     return this.#loadSync(id);
   }
 
+  /** The run, undefined when there is no such run; a file that is not a run throws RunRecordError. */
   #loadSync(id: string): StoredRun | undefined {
     if (!RUN_ID.test(id)) return undefined;
     try {
       return this.#store.load(id) as StoredRun;
-    } catch {
+    } catch (error) {
+      if (RunRecordError.isInstance(error)) throw error;
       return undefined;
     }
   }
@@ -49,7 +55,15 @@ export class FileRunRepository implements RunRepository {
     }
     const runs = names
       .filter((name) => name.endsWith(".json"))
-      .map((name) => this.#loadSync(name.slice(0, -".json".length)))
+      .map((name) => {
+        try {
+          return this.#loadSync(name.slice(0, -".json".length));
+        } catch (error) {
+          // One unreadable file does not hide the other runs; it is reported, not skipped silently.
+          this.#warn({ code: "RUN_RECORD_UNREADABLE", message: (error as Error).message });
+          return undefined;
+        }
+      })
       .filter((run): run is StoredRun => run !== undefined)
       .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
     return options.limit !== undefined ? runs.slice(0, options.limit) : runs;

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolLoopState } from "@agentforge/agent-runtime/langchain";
+import { MCPError } from "@agentforge/mcp-config";
 import type { Provider } from "../shared/providers.js";
 import { UsageError } from "../shared/usage-error.js";
 
@@ -27,6 +28,25 @@ export interface DocsRun {
   document?: string;
   /** Why it failed, when it did. */
   error?: string;
+}
+
+/**
+ * A saved run's file exists but cannot be read as a run (cut short, edited by hand, unreadable): never
+ * reported as "no such run", which would hide that a run was lost.
+ */
+export class RunRecordError extends MCPError<"RUN_RECORD_UNREADABLE"> {
+  static override readonly errorName: string = "RunRecordError";
+  /** The file concerned. */
+  readonly file: string;
+
+  constructor(file: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `${why} — the saved run ${file} cannot be read as a run. Restore it from a backup, or move it away to start afresh.`,
+      { code: "RUN_RECORD_UNREADABLE", cause },
+    );
+    this.file = file;
+  }
 }
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -55,12 +75,25 @@ export class RunStore {
 
   load(id: string): DocsRun {
     if (!ID.test(id)) throw new UsageError(`"${id}" is not a run id (a UUID printed when the run started)`);
+    const file = join(this.dir, `${id}.json`);
     let text: string;
     try {
-      text = readFileSync(join(this.dir, `${id}.json`), "utf8");
-    } catch {
-      throw new UsageError(`no saved run ${id} in ${this.dir}`);
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        throw new UsageError(`no saved run ${id} in ${this.dir}`);
+      }
+      throw new RunRecordError(file, error);
     }
-    return JSON.parse(text) as DocsRun;
+    let run: unknown;
+    try {
+      run = JSON.parse(text);
+    } catch (error) {
+      throw new RunRecordError(file, error);
+    }
+    if (typeof run !== "object" || run === null || (run as { id?: unknown }).id !== id) {
+      throw new RunRecordError(file, new Error(`it does not hold run ${id}`));
+    }
+    return run as DocsRun;
   }
 }

@@ -4,6 +4,7 @@
 import type { MCPToolSpanEnd, MCPToolSpanStart, MCPTracer } from "@agentforge/agent-runtime";
 import { Client } from "langsmith/client";
 import { RunTree } from "langsmith/run_trees";
+import { warnOnStderr } from "../shared/warnings.js";
 import type { LangSmithTracingSettings, TracingBackendHandle } from "./tracing.js";
 
 /** The tags of a call's run: server, tool and agent. */
@@ -63,7 +64,11 @@ export function startLangSmithBackend(settings: LangSmithTracingSettings): Traci
   });
   const pending = new Set<Promise<void>>();
   const track = (work: Promise<void>): void => {
-    const settled: Promise<void> = work.catch(() => undefined).finally(() => pending.delete(settled));
+    const settled: Promise<void> = work
+      .catch((cause: unknown) =>
+        warnOnStderr({ code: "BACKGROUND_TASK_FAILED", message: "a LangSmith run could not be sent", cause }),
+      )
+      .finally(() => pending.delete(settled));
     pending.add(settled);
   };
   const tracer: MCPTracer = {

@@ -2,6 +2,7 @@
 // Nothing here loads an exporter or an SDK unless it is turned on: the backends live in tracing-otel.ts and
 // tracing-langsmith.ts and are imported lazily, so a CLI start with tracing off pays nothing.
 import type { MCPToolSpan, MCPToolSpanEnd, MCPTracer } from "@agentforge/agent-runtime";
+import { warnOnStderr } from "../shared/warnings.js";
 
 /** A tracing backend. */
 export type TracingBackend = "otel" | "langsmith";
@@ -277,7 +278,14 @@ async function stopBackend(handle: TracingBackendHandle): Promise<void> {
   });
   try {
     const work = (async () => handle.shutdown())();
-    await Promise.race([work.catch(() => undefined), limit]);
+    const reported = work.catch((cause: unknown) =>
+      warnOnStderr({
+        code: "SHUTDOWN_STEP_FAILED",
+        message: "a tracing back end did not flush its spans",
+        cause,
+      }),
+    );
+    await Promise.race([reported, limit]);
   } finally {
     clearTimeout(timer);
     try {

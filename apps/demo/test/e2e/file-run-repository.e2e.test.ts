@@ -1,6 +1,6 @@
 // The files run store on a real temp folder: today's on-disk format (runs/<id>.json, run-events/<id>.jsonl,
 // audit.jsonl), event numbering across reopenings, live subscription, atomic claims within the process.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -43,6 +43,20 @@ describe("FileRunRepository", () => {
     expect(await repo.load("../../etc/passwd")).toBeUndefined();
     expect((await repo.list()).map((r) => r.id)).toEqual([B, A]);
     expect((await repo.list({ limit: 1 })).map((r) => r.id)).toEqual([B]);
+  });
+
+  it("reports a corrupt run file as RUN_RECORD_UNREADABLE, never as a missing run; lists the others with a warning", async () => {
+    const warnings: string[] = [];
+    const repo = new FileRunRepository(dir, {
+      warn: (warning) => warnings.push(`${warning.code}: ${warning.message}`),
+    });
+    await repo.save(run(A, "2026-01-01T00:00:00.000Z"));
+    writeFileSync(join(dir, "runs", `${B}.json`), '{"id": "cut short');
+    await expect(repo.load(B)).rejects.toMatchObject({ code: "RUN_RECORD_UNREADABLE" });
+    await expect(repo.load(B)).rejects.toThrow(/cannot be read as a run/);
+    expect((await repo.list()).map((r) => r.id)).toEqual([A]);
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^RUN_RECORD_UNREADABLE: .*${B}\\.json`))]);
+    expect(await repo.load("33333333-3333-4333-8333-333333333333")).toBeUndefined();
   });
 
   it("claims a run that is not running exactly once; never a finished or unknown one", async () => {

@@ -169,6 +169,32 @@ describe("PostgresRunRepository", () => {
     expect((replaced?.state as unknown as { note?: string } | undefined)?.note).toBe("a\uFFFDb");
   });
 
+  it("stores any string a model can produce: lone surrogate halves in runs, events and audit lines", async () => {
+    // A model's tool arguments echoed back by a server's error: `"\ud83d"` alone was refused by jsonb,
+    // and the run was silently left paused.
+    const lone = "path \ud83d and \ude00 and NUL \0";
+    await a.save(
+      newRun("run-lone-surrogate", {
+        status: "failed",
+        error: lone,
+        document: lone,
+        state: {
+          round: 1,
+          calls: [{ identity: "filesystem.read_text_file", error: lone }],
+        } as unknown as StoredRun["state"],
+      }),
+    );
+    const loaded = await b.load("run-lone-surrogate");
+    const clean = "path \uFFFD and \uFFFD and NUL \uFFFD";
+    expect(loaded?.error).toBe(clean);
+    expect(loaded?.document).toBe(clean);
+    expect(JSON.stringify(loaded?.state)).toContain(JSON.stringify(clean).slice(1, -1));
+    const event = await a.appendEvent("run-lone-surrogate", "tool_failed", { message: lone, [`k\udbff`]: 1 });
+    expect(event.data).toMatchObject({ message: clean, "k\uFFFD": 1 });
+    await a.appendAudit({ agent: "documentation", identity: "filesystem.read_text_file", message: lone });
+    expect((await b.listAudit({ limit: 1 }))[0]?.entry.message).toBe(clean);
+  });
+
   it("numbers events per run atomically and streams them to the other instance in order, with replay", async () => {
     const runId = "run-events";
     const onA: RunEventRecord[] = [];

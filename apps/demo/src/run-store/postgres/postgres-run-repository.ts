@@ -5,6 +5,7 @@
 // from the table by id, so big events are fine and a missed notification is caught up by the next one or by
 // a periodic poll, and each listener sees each event once, in id order, without gaps.
 import pg from "pg";
+import { type WarningSink, warnOnStderr } from "../../shared/warnings.js";
 import { type DatabaseTarget, parseDatabaseUrl, redactSecret } from "../database-url.js";
 import type { RunEventRecord } from "../run-event-log.js";
 import type { RunRepository, StoredRun } from "../run-repository.js";
@@ -19,6 +20,8 @@ export const RUN_EVENTS_CHANNEL = "agentforge_run_events";
 export interface OpenPostgresRunRepositoryOptions {
   /** `postgres://user:password@host:port/database`. */
   databaseUrl: string;
+  /** Where background failures (a dropped idle connection, an event not stored) go; default stderr. */
+  warn?: WarningSink;
   /** Where the URL came from, named in errors: `DATABASE_URL` (default) or `--database-url`. */
   variable?: string;
   /** Schema of the tables (default `agentforge`); created with the tables by the migrations. */
@@ -169,6 +172,7 @@ export class PostgresRunRepository implements RunRepository {
   readonly #variable: string;
   readonly #target: DatabaseTarget;
   readonly #pool: pg.Pool;
+  readonly #warn: WarningSink;
   readonly #subscriptions = new Map<string, RunSubscription>();
   #listener: pg.Client | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
@@ -182,6 +186,7 @@ export class PostgresRunRepository implements RunRepository {
     resolved: { variable: string; schema: string; target: DatabaseTarget },
   ) {
     this.#options = options;
+    this.#warn = options.warn ?? warnOnStderr;
     this.#variable = resolved.variable;
     this.#target = resolved.target;
     this.schema = resolved.schema;
@@ -192,7 +197,13 @@ export class PostgresRunRepository implements RunRepository {
       max: options.poolSize ?? 10,
     });
     // An idle connection dropped by the server must not crash the host; the next query reconnects.
-    this.#pool.on("error", () => {});
+    this.#pool.on("error", (cause) =>
+      this.#warn({
+        code: "BACKGROUND_TASK_FAILED",
+        message: "an idle database connection was dropped",
+        cause,
+      }),
+    );
   }
 
   /** Connection settings for another client of the same database and schema (e.g. the run queue). */
@@ -396,7 +407,13 @@ export class PostgresRunRepository implements RunRepository {
       await this.appendEvent(row.id, "run_lease_expired", {
         runId: row.id,
         ownerInstance: row.owner_instance,
-      }).catch(() => {});
+      }).catch((cause: unknown) =>
+        this.#warn({
+          code: "RUN_EVENT_WRITE_FAILED",
+          message: `the run_lease_expired event of run ${row.id} was not stored`,
+          cause,
+        }),
+      );
     }
     return rows.map((row) => row.id);
   }
