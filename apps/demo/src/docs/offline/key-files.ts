@@ -91,10 +91,12 @@ export function resolveEntries(candidates: readonly string[], files: readonly st
 
 /** Files picked from one top-level folder before the other folders get their turn. */
 const PER_FOLDER = 4;
+/** Files picked from one folder below the top level before its sibling folders get their turn. */
+const PER_SUBFOLDER = 2;
 
 /**
- * The files to read, best first, at most `limit`, spread over the top-level folders (the entry points
- * the manifests name are never held back by that spread).
+ * The files to read, best first, at most `limit`, spread over the top-level folders and the folders
+ * inside them (the entry points the manifests name are never held back by that spread).
  */
 export function pickKeyFiles(
   files: readonly string[],
@@ -111,12 +113,17 @@ export function pickKeyFiles(
   const later: string[] = [];
   const perFolder = new Map<string, number>();
   for (const { file } of ranked) {
-    const top = file.includes("/") ? (file.split("/")[0] as string) : "";
-    const count = perFolder.get(top) ?? 0;
-    if (top && count >= PER_FOLDER && !entries.includes(file)) later.push(file);
+    const parts = file.split("/");
+    const top = parts.length > 1 ? (parts[0] as string) : "";
+    const parent = parts.length > 2 ? parts.slice(0, -1).join("/") : "";
+    const full =
+      (top && (perFolder.get(top) ?? 0) >= PER_FOLDER) ||
+      (parent && (perFolder.get(parent) ?? 0) >= PER_SUBFOLDER);
+    if (full && !entries.includes(file)) later.push(file);
     else {
       picked.push(file);
-      perFolder.set(top, count + 1);
+      perFolder.set(top, (perFolder.get(top) ?? 0) + 1);
+      if (parent) perFolder.set(parent, (perFolder.get(parent) ?? 0) + 1);
     }
   }
   return [...picked, ...later].slice(0, limit);

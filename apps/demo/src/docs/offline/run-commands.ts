@@ -91,7 +91,9 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
   const js = pkg ? javascriptManager(rootFiles, pkg.packageManager) : undefined;
   for (const manager of managers)
     add(manager.install, manager.evidence, manager.installNote ?? "installs the dependencies");
-  if (js && !managers.includes(js)) add(js.install, js.evidence, "installs the dependencies");
+  // Without a lockfile (a package as published), installing its dependencies comes after what its
+  // README says (installing the package itself, using it).
+  const lockless = js && !managers.includes(js) ? js : undefined;
   const pyproject = inputs.manifests.get("pyproject.toml");
   const python = managers.find((m) => ["uv", "Poetry", "PDM", "Pipenv"].includes(m.name));
   const setup = ["pyproject.toml", "setup.cfg", "setup.py"].find((f) => rootFiles.includes(f));
@@ -107,6 +109,8 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
       for (const c of readmeCommands(text, file)) add(c.command, c.source, c.note);
   if (inputs.readme && ![...inputs.reads.keys()].some((f) => README_NAME.test(f)))
     for (const c of readmeCommands(inputs.readme.text, inputs.readme.file)) add(c.command, c.source, c.note);
+
+  if (lockless) add(lockless.install, lockless.evidence, "installs the dependencies");
 
   // A library is added to a project by its name: said once, when the README does not already say how.
   const said = (pattern: RegExp) => out.some((c) => pattern.test(c.command));
@@ -253,12 +257,13 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
       add(`python3 -m ${module}`, file, docComment(file, text));
     } else if (/\.py$/.test(file) && /^if __name__ == ["']__main__["']:/m.test(text)) {
       // A module inside a package runs as a module (its relative imports fail when run as a file).
-      const folder = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : "";
-      const module = /^([A-Za-z_]\w*\/)*[A-Za-z_]\w*\.py$/.test(file)
-        ? file.replace(/\.py$/, "").replaceAll("/", ".")
-        : "";
-      if (folder && module && inputs.files.includes(`${folder}/__init__.py`))
-        add(`python3 -m ${module.replace(/^src\./, "")}`, file, docComment(file, text));
+      const parts = file.replace(/\.py$/, "").split("/");
+      // The module's dotted name: the file under the folders that are packages (hold an __init__.py).
+      let top = parts.length - 1;
+      while (top > 0 && inputs.files.includes(`${parts.slice(0, top).join("/")}/__init__.py`)) top--;
+      const module = parts.slice(top).join(".");
+      if (top < parts.length - 1 && /^[A-Za-z_][\w.]*$/.test(module))
+        add(`python3 -m ${module}`, file, docComment(file, text));
       else add(`python3 ${shellPath(file)}`, file, docComment(file, text));
     }
   }

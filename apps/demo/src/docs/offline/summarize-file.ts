@@ -114,7 +114,7 @@ export function topLevelDefinitions(file: string, text: string): { exported: boo
 
 /** Comment lines that speak to a tool, not to a reader (lint, type-check and editor directives, licences). */
 const DIRECTIVE =
-  /^(@|eslint|prettier|biome-ignore|jshint|istanbul|c8\s|noqa|type:|mypy:|pyright:|pylint:|flake8|ruff:|isort:|fmt:|shellcheck|vim?:|(-\*-\s*)?coding[:=]|-\*-|SPDX|Copyright|\(c\)|©|!\/|all rights reserved|licen[sc]ed\b|(MIT|ISC|BSD|Apache|GPL|MPL)\b.*licen[sc]e|licen[sc]e:|\+build\b|go:(build|generate|embed)\b|nolint\b)/i;
+  /^(TODO|FIXME|XXX|HACK)\b|^(@|eslint|prettier|biome-ignore|jshint|istanbul|c8\s|noqa|type:|mypy:|pyright:|pylint:|flake8|ruff:|isort:|fmt:|shellcheck|vim?:|(-\*-\s*)?coding[:=]|-\*-|SPDX|Copyright|\(c\)|©|!\/|all rights reserved|licen[sc]ed\b|(MIT|ISC|BSD|Apache|GPL|MPL)\b.*licen[sc]e|licen[sc]e:|\+build\b|go:(build|generate|embed)\b|nolint\b)/i;
 
 /** Text that is part of a licence notice (a paragraph holding it is a licence header, not a description). */
 const LICENCE_TEXT =
@@ -126,10 +126,18 @@ function commentParagraphs(lines: readonly string[]): string[][] {
   for (const raw of lines) {
     const line = raw
       .trim()
-      .replace(/^\*+\s?|\s*\*+$/g, "")
+      .replace(/^\*+(\s|$)|\s+\*+$/g, "")
       .trim();
-    // A line of one repeated symbol (`*****`, `~~~~`, `----`) is a border or an underline.
-    if (!line || /^([^\p{L}\p{N}\s])\1{2,}$/u.test(line) || /^<br\s*\/?>$/i.test(line)) {
+    // A line of one repeated symbol (`*****`, `~~~~`, `----`) is a border or an underline; a Markdown
+    // heading in a doc comment (`# Serde JSON`) is a title; a link definition (`[ci]: https://…`) and a
+    // line break (`<br>`) say nothing.
+    if (
+      !line ||
+      /^([^\p{L}\p{N}\s])\1{2,}$/u.test(line) ||
+      /^<br\s*\/?>$/i.test(line) ||
+      /^#{1,6}\s/.test(line) ||
+      /^\[[^\]]+\]:\s*\S+$/.test(line)
+    ) {
       if ((paragraphs.at(-1) as string[]).length > 0) paragraphs.push([]);
       continue;
     }
@@ -161,10 +169,10 @@ function commentLines(file: string, text: string, body: string): string[] {
     const at = /^package\s+\w+/m.exec(body)?.index;
     if (at === undefined) {
       // A head read that stops inside a long package doc comment: the comment says it is one.
-      const leading = /^\s*((?:\/\/.*\n?)+)/.exec(body)?.[1] ?? "";
-      return /^\s*\/\/\s*Package\s+\w+\s/.test(leading)
-        ? leading.split("\n").map((l) => l.trim().replace(/^\/\/\s?/, ""))
-        : [];
+      const slashes = /(?:^|\n)((?:[ \t]*\/\/[ \t]*Package[ \t]+\w+\s.*\n?)(?:[ \t]*\/\/.*\n?)*)/.exec(body);
+      if (slashes?.[1]) return slashes[1].split("\n").map((l) => l.trim().replace(/^\/\/\s?/, ""));
+      const block = /(?:^|\n)\/\*\s*(Package[ \t]+\w+\s[\s\S]*?)(?:\*\/|$)/.exec(body);
+      return block?.[1] ? block[1].split("\n") : [];
     }
     const before = body.slice(0, at);
     const slashes = /(?:^|\n)((?:[ \t]*\/\/.*\n)+)$/.exec(before);
@@ -298,6 +306,8 @@ export function summarizeFile(file: string, text: string, readLines?: number): s
   if (heading && languageOf(file, text) === "other") return clip(heading.trim());
   const first = text
     .replace(/^#!.*\n/, "")
+    // A leading block comment (a banner) is not how the file starts, for a reader.
+    .replace(/^\s*\/\*[\s\S]*?\*\/\s*/, "")
     .split("\n")
     .find((line) => {
       const t = line.trim();
