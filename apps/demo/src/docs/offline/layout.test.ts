@@ -129,6 +129,19 @@ describe("the layout", () => {
     expect(layoutLines(inventory)[0]).toBe("2 files, all at the top level:");
   });
 
+  it("a build folder walked as the package's code: its files are listed, no longer 'not walked'", () => {
+    const inventory = new Inventory();
+    inventory.addListing("", parseListingReply("[FILE] package.json\n[DIR] dist\n[DIR] node_modules"));
+    inventory.addTree("", parseTreeReply(JSON.stringify([file("package.json")]))!);
+    inventory.addTree("dist", parseTreeReply(JSON.stringify([file("index.js"), dir("node_modules", [])]))!);
+    expect(inventory.files()).toEqual(["dist/index.js", "package.json"]);
+    expect([...inventory.dependencies.keys()]).toEqual(["node_modules", "dist/node_modules"]);
+    expect(inventory.isWhole()).toBe(true);
+    const lines = layoutLines(inventory);
+    expect(lines).toContain("dist/");
+    expect(lines.join("\n")).toContain("named but not walked: `node_modules/`, `dist/node_modules/`.");
+  });
+
   it("summarises a large tree with every top-level folder first, even those the tree reply never reached", () => {
     const inventory = new Inventory();
     const top = ["apps", "packages", "scripts"].map((n) => `[DIR] ${n}`).concat(["[FILE] package.json"]);

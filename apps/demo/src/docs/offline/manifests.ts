@@ -268,9 +268,13 @@ function pythonMetadata(file: string, text: string): Manifest {
 /** entry_points.txt of an egg or wheel: its `[console_scripts]` are the installed commands. */
 function entryPoints(file: string, text: string): Manifest {
   const manifest = describedBy(file, "Python entry points", {});
-  const section = /^\[console_scripts\]\s*\n((?:[^[].*\n?)*)/m.exec(text)?.[1] ?? "";
-  for (const match of section.matchAll(/^\s*([\w.-]+)\s*=\s*(\S+)/gm))
-    manifest.bins.push([match[1] as string, match[2] as string]);
+  let inScripts = false;
+  for (const line of text.split(/\r?\n/)) {
+    const header = /^\s*\[([^\]]+)\]\s*$/.exec(line);
+    if (header) inScripts = header[1]?.trim() === "console_scripts";
+    const pair = inScripts ? /^\s*([\w.-]+)\s*=\s*(\S+)/.exec(line) : null;
+    if (pair) manifest.bins.push([pair[1] as string, pair[2] as string]);
+  }
   return manifest;
 }
 

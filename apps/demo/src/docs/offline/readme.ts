@@ -371,10 +371,17 @@ export function cleanTitle(raw: string): string | undefined {
   const title = stripInline(decodeEntities(part))
     .replace(/\\([\\`*_{}[\]()#+\-.!|~<>$])/g, "$1")
     .replace(/\p{Extended_Pictographic}|\u{FE0F}|\u{200D}/gu, "")
-    .replace(/^[^\p{L}\p{N}`(@.]+|[^\p{L}\p{N}`)!?+]+$/gu, "")
+    .replace(/^[^\p{L}\p{N}`(@.*_]+/u, "")
     .replace(/\s+/g, " ")
     .trim();
-  return title || undefined;
+  // Trailing symbols go (`click_`, `Anyhow ¯\_(ツ)_/¯`), except what closes an emphasis (`*tides*`).
+  let end = title.length;
+  while (end > 0 && !/[\p{L}\p{N}`)!?+]/u.test(title[end - 1] as string)) {
+    const char = title[end - 1] as string;
+    if ((char === "*" || char === "_") && (title.slice(0, end - 1).split(char).length - 1) % 2 === 1) break;
+    end--;
+  }
+  return title.slice(0, end).trim() || undefined;
 }
 
 /** The README's title: its first heading, when it opens the README and names the project (not a section). */

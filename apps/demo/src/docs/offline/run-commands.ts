@@ -92,7 +92,7 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
   for (const manager of managers)
     add(manager.install, manager.evidence, manager.installNote ?? "installs the dependencies");
   // Without a lockfile (a package as published), installing its dependencies comes after what its
-  // README says (installing the package itself, using it).
+  // README says and after installing the package itself.
   const lockless = js && !managers.includes(js) ? js : undefined;
   const pyproject = inputs.manifests.get("pyproject.toml");
   const python = managers.find((m) => ["uv", "Poetry", "PDM", "Pipenv"].includes(m.name));
@@ -109,8 +109,6 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
       for (const c of readmeCommands(text, file)) add(c.command, c.source, c.note);
   if (inputs.readme && ![...inputs.reads.keys()].some((f) => README_NAME.test(f)))
     for (const c of readmeCommands(inputs.readme.text, inputs.readme.file)) add(c.command, c.source, c.note);
-
-  if (lockless) add(lockless.install, lockless.evidence, "installs the dependencies");
 
   // A library is added to a project by its name: said once, when the README does not already say how.
   const said = (pattern: RegExp) => out.some((c) => pattern.test(c.command));
@@ -143,6 +141,7 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
     if (!said(new RegExp(`\\bpip3? install\\b.*\\s${word(manifest.name)}([=<>~!\\[ ]|$)`, "i")))
       add(`pip install ${shellWord(manifest.name)}`, `${file} name`, "installs the distribution");
   }
+  if (lockless) add(lockless.install, lockless.evidence, "installs the dependencies");
 
   if (pkg && js?.run) {
     for (const [name, command, hooks] of commandScripts(pkg.scripts))

@@ -47,9 +47,9 @@ export function topLevelDefinitions(file: string, text: string): { exported: boo
   switch (languageOf(file, text)) {
     case "js": {
       const exported = names(text, [
-        /^export\s+(?:default\s+)?(?:async\s+)?function\*?\s+([\w$]+)/gm,
-        /^export\s+(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)/gm,
-        /^export\s+(?:const|let|var|enum|interface|type)\s+([\w$]+)/gm,
+        /^export\s+(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\*?\s+([\w$]+)/gm,
+        /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([\w$]+)/gm,
+        /^export\s+(?:declare\s+)?(?:const|let|var|enum|interface|type|namespace)\s+([\w$]+)/gm,
         /^export\s+\{([^}]*)\}/gm,
         /^(?:module\.)?exports\.([\w$]+)\s*=/gm,
         /^module\.exports\s*=\s*\{([^}]*)\}/gm,
