@@ -53,7 +53,9 @@ function unavailable(entry: CorpusEntry): string | undefined {
   } catch (error) {
     return `Debian package ${deb} is not installed (${(error as Error).message.split("\n")[0]}); install the corpus with: ${APT_LINE}`;
   }
-  if (installed !== version)
+  // The upstream version is what the facts depend on (a Debian revision may change, not the sources).
+  const upstream = (v: string) => v.replace(/-[^-]*$/, "");
+  if (!installed || upstream(installed) !== upstream(version))
     return `Debian package ${deb} is ${installed || "not installed"}, the facts were written for ${version}; install the corpus with: ${APT_LINE}`;
   return undefined;
 }
