@@ -68,7 +68,17 @@ export function parseTreeReply(text: string): ParsedTree | undefined {
       return [{ name, type, children: convert(list), ...(cut ? { partial: true } : {}) }];
     });
   const noted = /^\[truncated/i.test(parsed.rest);
-  return { entries: convert(parsed.value), complete: parsed.complete && !noted && !cutByExecutor };
+  const entries = convert(parsed.value);
+  // The server stops its walk at its budget and closes the folders it was in: those (the last folder at
+  // each level) look whole but may have lost entries.
+  if (noted) {
+    let level = entries;
+    for (let last = level.at(-1); last?.type === "directory"; last = level.at(-1)) {
+      last.partial = true;
+      level = last.children ?? [];
+    }
+  }
+  return { entries, complete: parsed.complete && !noted && !cutByExecutor };
 }
 
 /** A list_directory reply: its entries, and whether it was whole. */
@@ -156,6 +166,9 @@ export class Inventory {
       this.walked.add(base);
       this.dependencies.delete(base);
       this.entries.set(base, "directory");
+      // Its folders were whole without it: now they are only as whole as it is.
+      const parts = base.split("/");
+      for (let i = 0; i < parts.length; i++) this.complete.delete(parts.slice(0, i).join("/"));
     }
     const walk = (entries: readonly TreeEntry[], prefix: string) => {
       for (const entry of entries) {
