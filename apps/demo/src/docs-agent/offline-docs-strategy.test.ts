@@ -295,4 +295,78 @@ Package manager: uv (from \`uv.lock\`).
       /^# proj\n[\s\S]*could not be listed/,
     );
   });
+
+  it("a published package whose code is all in dist/: dist/ walked, its typed entry point read and first", () => {
+    const { document, rounds } = run({
+      "README.md": "# tide\n\n`tide` is a library for tide tables.\n\n```sh\nnpm install tide\n```\n",
+      "package.json": JSON.stringify({
+        name: "tide",
+        description: "Tide tables",
+        main: "./dist/index.js",
+        types: "./dist/index.d.ts",
+      }),
+      "dist/index.js": "export { predict } from './predict.js';\n",
+      "dist/index.d.ts": "export declare function predict(harbour: string): number;\n",
+      "dist/predict.js": "export function predict() {}\n",
+    });
+    expect(rounds[1]).toContain("directory_tree dist");
+    expect(document).toContain("`tide` is a library for tide tables.");
+    expect(document).not.toContain("\\`tide`");
+    expect(document).not.toContain("named but not walked");
+    const keys = document.slice(document.indexOf("## Key files"), document.indexOf("## How to run"));
+    expect(
+      keys
+        .split("\n")
+        .filter((l) => l.startsWith("- "))
+        .map((l) => l.split(" — ")[0]),
+    ).toEqual([
+      "- `README.md`",
+      "- `package.json`",
+      "- `dist/index.js`",
+      "- `dist/index.d.ts`",
+      "- `dist/predict.js`",
+    ]);
+    expect(keys).toContain("`dist/index.d.ts` — exports `predict`");
+  });
+
+  it("title and purpose: a section heading and a sponsor block are not the project; the manifest is", () => {
+    const { document } = run({
+      "README.md":
+        '<picture>\n  <img alt="logo" src="logo.svg">\n</picture>\n\n> Tides for humans\n\n<div align="center">\n  <a href="https://s.invalid">Sindre&#39;s work is supported by the community</a>\n</div>\n\nTide runs harbour predictions from scripts.\n\n## Features\n\n- fast\n',
+      "package.json": '{"name": "tide", "description": "Tide tables for humans"}',
+    });
+    expect(document).toMatch(
+      /^# tide\n\n## Purpose\n\nTide tables for humans\. Tide runs harbour predictions from scripts\.\n/,
+    );
+    // A tagline opening the README, then sections: the manifest's description says what it is.
+    const tagline = run({
+      "README.md": "# sign\n\n… so better sign this\n\n## Usage\n\nRun it before each release, always.\n",
+      "package.json": '{"name": "sign", "description": "Signs release files with your key."}',
+    }).document;
+    expect(tagline).toContain("## Purpose\n\nSigns release files with your key. (from `package.json`)\n");
+    // A heading that is not the package's name (a tagline of the crate) gives way to the name.
+    const crate = run({
+      "README.md": "derive(Error)\n=============\n\nThis library provides a derive macro for errors.\n",
+      "Cargo.toml": '[package]\nname = "thiserror"\ndescription = "derive(Error)"\n',
+      "src/lib.rs": "//! Derive macro.\n",
+    }).document;
+    expect(crate).toMatch(
+      /^# thiserror\n\n## Purpose\n\nThis library provides a derive macro for errors\.\n/,
+    );
+  });
+
+  it("an installed Python distribution: its PKG-INFO is the manifest and carries the README", () => {
+    const { document } = run({
+      "tide-1.0.egg-info/PKG-INFO":
+        "Metadata-Version: 2.1\nName: tide\nVersion: 1.0\nSummary: Tide tables\n\n\\$ tide\\_\n========\n\nTide predicts the tides of a harbour.\n\n.. code-block:: text\n\n    $ pip install -U tide\n",
+      "tide-1.0.egg-info/top_level.txt": "tide\n",
+      "tide/__init__.py": '"""Tide tables."""\n',
+      "tide/core.py": "def predict():\n    pass\n",
+    });
+    expect(document).toMatch(/^# tide\n\n## Purpose\n\nTide predicts the tides of a harbour\.\n/);
+    expect(document).toContain("- `pip install -U tide` (tide-1.0.egg-info/PKG-INFO)");
+    const keys = document.slice(document.indexOf("## Key files"), document.indexOf("## How to run"));
+    expect(keys).not.toContain("top_level.txt");
+    expect(keys.indexOf("`tide/__init__.py`")).toBeLessThan(keys.indexOf("`tide/core.py`"));
+  });
 });

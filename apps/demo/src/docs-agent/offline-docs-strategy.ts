@@ -3,7 +3,7 @@
 // tools returned. Deterministic, so it runs in tests and with no provider key — and resumable, since
 // every decision is derived from the conversation alone. The parsing pieces live in ./offline/.
 import type { ScriptContext, ScriptedReply, ScriptedToolCall } from "@agentforge/agent-runtime/testing";
-import { pickKeyFiles } from "./offline/key-files.js";
+import { keyFileRank, pickKeyFiles, resolveEntries, SECONDARY } from "./offline/key-files.js";
 import {
   DEPENDENCY_FOLDERS,
   Inventory,
@@ -11,9 +11,16 @@ import {
   parseListingReply,
   parseTreeReply,
 } from "./offline/layout.js";
-import { type Manifest, parseManifest } from "./offline/manifests.js";
+import { MANIFEST_FILES, type Manifest, parseManifest } from "./offline/manifests.js";
 import { code, paragraphLine, visible } from "./offline/markdown.js";
-import { MARKUP_NAME, README_NAME, readmePurpose, readmeTitle } from "./offline/readme.js";
+import {
+  cleanTitle,
+  MARKUP_NAME,
+  README_NAME,
+  readmeDescription,
+  readmePurpose,
+  readmeTitle,
+} from "./offline/readme.js";
 import { runCommands } from "./offline/run-commands.js";
 import { docComment, summarizeFile } from "./offline/summarize-file.js";
 import { type ToolOutcome, toolOutcomes } from "./offline/tool-outcomes.js";
@@ -36,6 +43,8 @@ export const OFFLINE_BUDGET = {
   headLines: 60,
   readmeHeadLines: 120,
 } as const;
+
+const MANIFEST_NAMES: ReadonlySet<string> = new Set(MANIFEST_FILES);
 
 /** Patterns given to directory_tree: dependency and build folders are counted, never walked. */
 export const TREE_EXCLUDES: readonly string[] = DEPENDENCY_FOLDERS;
@@ -118,6 +127,15 @@ function nextCalls(knowledge: Knowledge, tools: ScriptContext["tools"], root: st
   const { inventory, made } = knowledge;
   const folderCallsMade = [...made].filter((m) => /^(directory_tree|list_directory)\|./.test(m)).length;
   let folderRoom = Math.min(budget.folderCallsPerRound, budget.maxFolderCalls - folderCallsMade);
+  // A published package whose code is all in its build folder (package.json, `dist/`, no sources):
+  // that folder is walked like the rest, not only counted.
+  const walk = codeFolders(inventory).filter((f) => !made.has(`directory_tree|${f}`));
+  if (tree)
+    for (const folder of walk) {
+      if (folderRoom <= 0) break;
+      calls.push({ name: tree, args: { path: abs(folder), excludePatterns: [...TREE_EXCLUDES] } });
+      folderRoom--;
+    }
   for (const folder of inventory.incompleteFolders()) {
     if (folderRoom <= 0 || folder.split("/").length > 2) break;
     if (tree && !made.has(`directory_tree|${folder}`)) {
@@ -131,7 +149,10 @@ function nextCalls(knowledge: Knowledge, tools: ScriptContext["tools"], root: st
   if (listing) {
     const uncounted = [...inventory.dependencies].filter(
       ([path, info]) =>
-        info.count === undefined && !path.includes("/") && !made.has(`list_directory|${path}`),
+        info.count === undefined &&
+        !path.includes("/") &&
+        !made.has(`list_directory|${path}`) &&
+        !walk.includes(path),
     );
     for (const [path] of uncounted.slice(0, budget.dependencyListsPerRound))
       calls.push({ name: listing, args: { path: abs(path) } });
@@ -141,7 +162,9 @@ function nextCalls(knowledge: Knowledge, tools: ScriptContext["tools"], root: st
     const limit = inventory.isWhole()
       ? budget.maxFilesRead
       : Math.min(budget.maxFilesRead, readSoFar + budget.earlyReads);
-    const wanted = pickKeyFiles(inventory.files(), budget.maxFilesRead).filter(
+    const files = inventory.files();
+    const entries = entryPoints(manifestsOf(knowledge), files);
+    const wanted = pickKeyFiles(files, budget.maxFilesRead, entries).filter(
       (file) => !made.has(`read_text_file|${file}`),
     );
     for (const file of wanted.slice(0, Math.max(0, limit - readSoFar))) {
@@ -155,10 +178,47 @@ function nextCalls(knowledge: Knowledge, tools: ScriptContext["tools"], root: st
   return calls.slice(0, room);
 }
 
+/** Build folders holding a published package's code: the root has a package.json and no source folder. */
+function codeFolders(inventory: Inventory): string[] {
+  const root = inventory.children("");
+  if (!root.some((c) => c.type === "file" && c.name === "package.json")) return [];
+  if (root.some((c) => c.type === "directory" && /^(src|source|lib)$/.test(c.name))) return [];
+  return root
+    .filter(
+      (c) => c.type === "directory" && /^(dist|build)$/.test(c.name) && inventory.dependencies.has(c.path),
+    )
+    .map((c) => c.path);
+}
+
+/** Every manifest read so far, by relative path. */
+function manifestsOf(knowledge: Knowledge): Map<string, Manifest> {
+  const manifests = new Map<string, Manifest>();
+  for (const [file, read] of knowledge.reads) {
+    if (!read.ok) continue;
+    const manifest = parseManifest(file, read.text);
+    if (manifest) manifests.set(file, manifest);
+  }
+  return manifests;
+}
+
+/**
+ * The entry points the manifests name that are among the files, the root's manifests first: each entry
+ * is relative to the manifest's folder (the parent of a `*.egg-info`/`*.dist-info` folder).
+ */
+function entryPoints(manifests: ReadonlyMap<string, Manifest>, files: readonly string[]): string[] {
+  const ordered = [...manifests].sort(([a], [b]) => a.split("/").length - b.split("/").length);
+  const candidates = ordered.flatMap(([file, manifest]) => {
+    let dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : "";
+    if (/\.(egg|dist)-info$/.test(dir)) dir = dir.includes("/") ? dir.slice(0, dir.lastIndexOf("/")) : "";
+    return manifest.entries.map((e) => (e.startsWith("**/") || !dir ? e : `${dir}/${e}`));
+  });
+  return resolveEntries(candidates, files);
+}
+
 /** How many lines of `file` are read: manifests and config files whole (undefined), the rest their head. */
 function headLinesOf(file: string): number | undefined {
   const base = file.split("/").at(-1) ?? file;
-  if (/\.(json|toml|mod|cfg|ya?ml)$/.test(base)) return undefined;
+  if (/\.(json|toml|mod|cfg|ya?ml)$/.test(base) || MANIFEST_NAMES.has(base)) return undefined;
   return /^readme/i.test(base) ? OFFLINE_BUDGET.readmeHeadLines : OFFLINE_BUDGET.headLines;
 }
 
@@ -198,40 +258,108 @@ export function createOfflineDocsStrategy(options: OfflineDocsOptions) {
   };
 }
 
+/** The root's manifest that names the project, in this order of preference. */
+const ROOT_MANIFESTS = [
+  "package.json",
+  "pyproject.toml",
+  "Cargo.toml",
+  "composer.json",
+  "go.mod",
+  "setup.cfg",
+  "PKG-INFO",
+  "pom.xml",
+  "build.xml",
+  "CMakeLists.txt",
+  "deno.json",
+];
+
+/** Lowercase letters and digits only: `Serde JSON` and `serde_json` compare equal. */
+const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+
+/** The project's name as a title: a Go module's path ends with its name (a `/vN` suffix aside). */
+function nameOf(manifest: Manifest): string | undefined {
+  return manifest.name ? cleanTitle(manifest.name) : undefined;
+}
+
+/**
+ * Whether a README heading is the project's name as its manifest gives it: the same name (`Serde JSON`,
+ * `serde_json`), with a language suffix (`Commander.js`), or a short heading holding it (`gorilla/mux`)
+ * — not a tagline (`derive(Error)`), a sentence or the repository's name (`python-tabulate`).
+ */
+function namesIt(heading: string, manifestName: string): boolean {
+  // A Go module path ends with the package's name (a `/vN` suffix aside).
+  const name = squash(
+    manifestName
+      .split("/")
+      .filter((p) => !/^v\d+$/.test(p))
+      .at(-1) ?? manifestName,
+  );
+  const said = squash(heading);
+  if (!name) return false;
+  if (said === name || said === `${name}js` || said === `${name}rs` || said === `${name}py`) return true;
+  const words = heading.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  return words <= 3 && said.includes(name) && !/^(python|py|node|go|golang|rust|js)[-_. ]/i.test(heading);
+}
+
+/** Whether a manifest's description says something the README's sentence does not (by their words). */
+function addsToDescription(description: string, readme: string): boolean {
+  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []);
+  const own = words(description);
+  if (own.size < 3) return false; // `derive(Error)`: a tag, not a sentence
+  const shared = [...own].filter((w) => words(readme).has(w)).length;
+  return shared / own.size < 0.6;
+}
+
 function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
   const { inventory, reads } = knowledge;
   const okReads = new Map([...reads].filter(([, r]) => r.ok).map(([file, r]) => [file, r.text]));
-  const manifests = new Map<string, Manifest>();
-  for (const [file, text] of okReads) {
-    const manifest = parseManifest(file, text);
-    if (manifest) manifests.set(file, manifest);
-  }
+  const manifests = manifestsOf(knowledge);
   const readmeFile = [...okReads.keys()].find((f) => README_NAME.test(f));
-  const readme = readmeFile ? okReads.get(readmeFile) : undefined;
-  const rootManifest = [
-    "package.json",
-    "pyproject.toml",
-    "Cargo.toml",
-    "composer.json",
-    "go.mod",
-    "setup.cfg",
-    "pom.xml",
-    "CMakeLists.txt",
-    "deno.json",
-  ]
-    .map((f) => manifests.get(f))
-    .find((m) => m !== undefined);
+  // A Python distribution carries its README as its metadata's description.
+  const metadata = [...manifests].find(
+    ([file, m]) => m.readme && /^([^/]+\.(egg|dist)-info\/)?(PKG-INFO|METADATA)$/.test(file),
+  );
+  const readme = readmeFile ? okReads.get(readmeFile) : metadata?.[1].readme;
+  const rootManifest =
+    ROOT_MANIFESTS.map((f) => manifests.get(f)).find((m) => m !== undefined) ?? metadata?.[1];
   const files = inventory.files();
   const whole = inventory.isWhole();
+  // The files read, most telling first (the manifests' entry points right after them), failed reads last.
+  const entries = entryPoints(manifests, [...new Set([...files, ...okReads.keys()])]);
+  const rank = (file: string) => keyFileRank(file, entries) ?? 1000;
+  const byRank = [...reads].sort(([a, ra], [b, rb]) => Number(!ra.ok) - Number(!rb.ok) || rank(a) - rank(b));
+  const ordered = byRank.filter(([, r]) => r.ok).map(([file, r]) => [file, r.text] as const);
 
-  const title = (readme ? readmeTitle(readme) : undefined) ?? rootManifest?.name ?? options.fallbackName;
-  let purpose = readme ? readmePurpose(readme) : undefined;
+  // The title: the README's opening heading when it names the project (the manifest's name, when there
+  // is one, must be in it), else the manifest's name, else the folder's.
+  const manifestName = rootManifest ? nameOf(rootManifest) : undefined;
+  const heading = readme ? readmeTitle(readme) : undefined;
+  const headingNames =
+    heading !== undefined && (manifestName === undefined || namesIt(heading, manifestName));
+  const title = (headingNames ? heading : undefined) ?? manifestName ?? heading ?? options.fallbackName;
+
+  // The purpose: what the README's opening says (after the manifest's description when that adds to
+  // it), else the manifest's description (a tagline or a note opening the README is not one), else
+  // the first prose paragraph further down the README.
+  const described = readme ? readmeDescription(readme) : undefined;
+  const manifestFile = rootManifest
+    ? ([...manifests].find(([, m]) => m === rootManifest)?.[0] ?? rootManifest.file)
+    : undefined;
+  const manifestDescription = rootManifest?.description;
+  let purpose: string | undefined;
+  if (described?.opening) {
+    purpose =
+      manifestDescription && addsToDescription(manifestDescription, described.text)
+        ? `${manifestDescription.replace(/[.\s]*$/, "")}. ${described.text}`
+        : described.text;
+  } else if (manifestDescription) purpose = `${manifestDescription} (from ${code(manifestFile ?? "")})`;
+  else if (described) purpose = described.text;
   if (!purpose) {
     // The root's manifest first, else the shallowest one that describes its project (named by its path).
-    const described = [...manifests]
+    const other = [...manifests]
       .filter(([, m]) => m.description)
       .sort(([a], [b]) => a.split("/").length - b.split("/").length)[0];
-    if (described) purpose = `${described[1].description} (from ${code(described[0])})`;
+    if (other) purpose = `${other[1].description} (from ${code(other[0])})`;
   }
   if (!purpose) {
     // No README that says it: the first top-level document with a purpose, named as such. The documents
@@ -252,16 +380,18 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
       break;
     }
   }
-  if (!purpose && manifests.has("go.mod")) {
-    const doc = [...okReads]
-      .filter(([file]) => file.endsWith(".go"))
+  if (!purpose) {
+    // A Go package says what it is in its package doc comment (doc.go by convention).
+    const doc = ordered
+      .filter(([file]) => file.endsWith(".go") && !file.includes("/") && !SECONDARY.test(file))
+      .sort(([a], [b]) => Number(b === "doc.go") - Number(a === "doc.go"))
       .map(([file, text]) => docComment(file, text))
       .find((d) => d !== undefined);
     if (doc) purpose = `${doc} (from the package doc comment)`;
   }
   if (!purpose) {
     // Nothing else describes it: the doc comment of the first source file read (entry points come first).
-    for (const [file, text] of okReads) {
+    for (const [file, text] of ordered) {
       if (/\.(md|markdown|rst|adoc|txt|json|toml|ya?ml|cfg|xml)$/i.test(file)) continue;
       const doc = docComment(file, text);
       if (doc) {
@@ -288,7 +418,7 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
 
   out.push("## Key files", "");
   if (reads.size === 0) out.push("No file was read.");
-  for (const [file, read] of reads) {
+  for (const [file, read] of byRank) {
     out.push(
       read.ok
         ? `- ${code(file)} — ${visible(summarizeFile(file, read.text, headLinesOf(file)))}`
@@ -298,7 +428,12 @@ function compose(knowledge: Knowledge, options: OfflineDocsOptions): string {
   out.push("");
 
   out.push("## How to run", "");
-  const { managers, commands } = runCommands({ files, reads: okReads, manifests });
+  const { managers, commands } = runCommands({
+    files,
+    reads: okReads,
+    manifests,
+    ...(metadata?.[1].readme ? { readme: { file: metadata[0], text: metadata[1].readme } } : {}),
+  });
   if (managers.length > 0)
     out.push(
       `Package manager: ${managers.map((m) => `${m.name} (from ${code(m.evidence)})`).join(", ")}.`,

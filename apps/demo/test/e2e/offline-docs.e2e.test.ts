@@ -330,4 +330,54 @@ describe("the offline documentation describes what it read (real filesystem serv
     expect(calls.length).toBeLessThanOrEqual(30);
     expect(calls.some((c) => c.identity === "filesystem.directory_tree" && c.round > 1)).toBe(true);
   });
+
+  it("a section heading, a tagline, dev-container and fixture scripts; a Go module's indented install and root files", async () => {
+    const write = (root: string, files: Record<string, string>) => {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      }
+      return root;
+    };
+    const js = write(join(base, "harbour-sign"), {
+      "README.md": "## Description\n\n… so better sign this\n\n## Usage\n\nSee the docs.\n",
+      "package.json": JSON.stringify({
+        name: "harbour-sign",
+        description: "Signs harbour release files with your key.",
+      }),
+      "index.js": "export function sign() {}\n",
+      ".devcontainer/post-create.sh": "#!/bin/bash\n# Installs the tools of the container.\n",
+      "test/fixtures/hello.sh": "#!/bin/sh\necho hello\n",
+    });
+    const go = write(join(base, "tidesign"), {
+      "README.md":
+        "# tidesign\n\nTidesign signs tide tables.\n\nInstall it with:\n\n    go get example.invalid/tidesign@latest\n",
+      "go.mod": "module example.invalid/tidesign\n\ngo 1.22\n",
+      "sign.go": "package tidesign\n\nfunc Sign() {}\n",
+      "verify.go": "package tidesign\n\nfunc Verify() {}\n",
+      "sign_test.go": "package tidesign\n",
+      "internal/keys/keys.go": "package keys\n",
+    });
+    const [signed, tides] = await limited([() => documentFolder(js), () => documentFolder(go)]);
+
+    const doc = signed?.document ?? "";
+    expect(doc).toMatch(/^# harbour-sign\n/);
+    expect(section(doc, "Purpose")).toContain(
+      "Signs harbour release files with your key. (from `package.json`)",
+    );
+    const run = section(doc, "How to run");
+    expect(run).not.toMatch(/post-create|hello\.sh/);
+    expect(run).toContain("`npm install harbour-sign` — adds it to a project (package.json name)");
+    const keys = section(doc, "Key files");
+    expect(keys.indexOf("`index.js`")).toBeGreaterThan(-1);
+    expect(keys.indexOf("`index.js`")).toBeLessThan(keys.indexOf("`.devcontainer/post-create.sh`"));
+
+    const gd = tides?.document ?? "";
+    expect(section(gd, "How to run")).toContain("`go get example.invalid/tidesign@latest` (README.md)");
+    const goKeys = section(gd, "Key files");
+    for (const file of ["`sign.go`", "`verify.go`"]) {
+      expect(goKeys).toContain(file);
+      expect(goKeys.indexOf(file)).toBeLessThan(goKeys.indexOf("`sign_test.go`"));
+    }
+  });
 });

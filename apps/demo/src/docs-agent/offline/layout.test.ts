@@ -71,6 +71,16 @@ describe("directory_tree and list_directory replies", () => {
     expect(tree?.entries[1]?.children).toEqual([file("2.ts")]);
   });
 
+  it("a tree the server cut: the folders it was in when it stopped may be cut too", () => {
+    const text = `${JSON.stringify([dir("a", [file("x")]), dir("b", [file("y"), dir("c", [file("z")])])], null, 2)}\n\n[truncated: 40 more entries not shown]`;
+    const tree = parseTreeReply(text);
+    expect(tree?.complete).toBe(false);
+    const [a, b] = tree?.entries ?? [];
+    expect(a?.partial).toBeUndefined();
+    expect(b?.partial).toBe(true);
+    expect(b?.children?.[1]?.partial).toBe(true);
+  });
+
   it("understands the server's own truncation note", () => {
     expect(parseTreeReply(`${whole}\n\n[truncated: 12 more entries not shown — …]`)?.complete).toBe(false);
   });
@@ -127,6 +137,27 @@ describe("the layout", () => {
     inventory.addListing("", parseListingReply("[FILE] README.md\n[FILE] package.json\n[DIR] dist"));
     inventory.addTree("", parseTreeReply(JSON.stringify([file("README.md"), file("package.json")]))!);
     expect(layoutLines(inventory)[0]).toBe("2 files, all at the top level:");
+  });
+
+  it("a build folder walked as the package's code: its files are listed, no longer 'not walked'", () => {
+    const inventory = new Inventory();
+    inventory.addListing("", parseListingReply("[FILE] package.json\n[DIR] dist\n[DIR] node_modules"));
+    inventory.addTree("", parseTreeReply(JSON.stringify([file("package.json")]))!);
+    inventory.addTree("dist", parseTreeReply(JSON.stringify([file("index.js"), dir("node_modules", [])]))!);
+    expect(inventory.files()).toEqual(["dist/index.js", "package.json"]);
+    expect([...inventory.dependencies.keys()]).toEqual(["node_modules", "dist/node_modules"]);
+    expect(inventory.isWhole()).toBe(true);
+    const lines = layoutLines(inventory);
+    expect(lines).toContain("dist/");
+    // A walk of it that was cut leaves the folder (and so the root) not whole.
+    const cut = new Inventory();
+    cut.addListing("", parseListingReply("[FILE] package.json\n[DIR] dist"));
+    cut.addTree("", parseTreeReply(JSON.stringify([file("package.json")]))!);
+    expect(cut.isWhole()).toBe(true);
+    cut.addTree("dist", parseTreeReply(`${JSON.stringify([file("a.js")])}\n\n[truncated: 9 more entries]`)!);
+    expect(cut.isWhole()).toBe(false);
+    expect(layoutLines(cut)[0]).toMatch(/^At least 2 files/);
+    expect(lines.join("\n")).toContain("named but not walked: `node_modules/`, `dist/node_modules/`.");
   });
 
   it("summarises a large tree with every top-level folder first, even those the tree reply never reached", () => {

@@ -68,7 +68,17 @@ export function parseTreeReply(text: string): ParsedTree | undefined {
       return [{ name, type, children: convert(list), ...(cut ? { partial: true } : {}) }];
     });
   const noted = /^\[truncated/i.test(parsed.rest);
-  return { entries: convert(parsed.value), complete: parsed.complete && !noted && !cutByExecutor };
+  const entries = convert(parsed.value);
+  // The server stops its walk at its budget and closes the folders it was in: those (the last folder at
+  // each level) look whole but may have lost entries.
+  if (noted) {
+    let level = entries;
+    for (let last = level.at(-1); last?.type === "directory"; last = level.at(-1)) {
+      last.partial = true;
+      level = last.children ?? [];
+    }
+  }
+  return { entries, complete: parsed.complete && !noted && !cutByExecutor };
 }
 
 /** A list_directory reply: its entries, and whether it was whole. */
@@ -123,20 +133,43 @@ export class Inventory {
   readonly dependencies = new Map<string, { count?: number; estimated?: boolean }>();
   /** Whether any survey call succeeded. */
   surveyed = false;
+  /**
+   * Build folders walked as the project's own code (a published package whose code is all in `dist/`):
+   * listed and counted like any other folder.
+   */
+  readonly walked = new Set<string>();
+
+  /** Whether a path lies inside a dependency or build folder that is not walked. */
+  #hidden(path: string): boolean {
+    const segments = path.split("/");
+    for (let i = 0; i < segments.length - 1; i++)
+      if (isDependencyFolder(segments[i] as string) && !this.walked.has(segments.slice(0, i + 1).join("/")))
+        return true;
+    return false;
+  }
 
   #add(path: string, type: "file" | "directory"): void {
     const name = path.split("/").at(-1) ?? path;
-    if (type === "directory" && isDependencyFolder(name)) {
+    if (this.#hidden(path)) return;
+    if (type === "directory" && isDependencyFolder(name) && !this.walked.has(path)) {
       if (!this.dependencies.has(path)) this.dependencies.set(path, {});
       return;
     }
-    if (path.split("/").some((segment, i, all) => i < all.length - 1 && isDependencyFolder(segment))) return;
     this.entries.set(path, type);
   }
 
   /** Merge a directory_tree reply for the folder at `base` ("" for the root). */
   addTree(base: string, tree: ParsedTree): void {
     this.surveyed = true;
+    // A tree asked for a build folder: it is walked as the project's code from now on.
+    if (base && isDependencyFolder(base.split("/").at(-1) ?? base) && !this.#hidden(base)) {
+      this.walked.add(base);
+      this.dependencies.delete(base);
+      this.entries.set(base, "directory");
+      // Its folders were whole without it: now they are only as whole as it is.
+      const parts = base.split("/");
+      for (let i = 0; i < parts.length; i++) this.complete.delete(parts.slice(0, i).join("/"));
+    }
     const walk = (entries: readonly TreeEntry[], prefix: string) => {
       for (const entry of entries) {
         const path = `${prefix}${entry.name}`;
@@ -155,7 +188,7 @@ export class Inventory {
   addListing(base: string, listing: ParsedListing): void {
     this.surveyed = true;
     const name = base.split("/").at(-1) ?? base;
-    if (base && isDependencyFolder(name)) {
+    if (base && isDependencyFolder(name) && !this.walked.has(base)) {
       const shown = listing.entries.length;
       if (listing.complete) this.dependencies.set(base, { count: shown });
       else if (listing.notShown > 0) this.dependencies.set(base, { count: shown + listing.notShown });

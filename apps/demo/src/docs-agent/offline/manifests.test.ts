@@ -141,4 +141,81 @@ describe("the package manager from the lockfile", () => {
       "CMake project `tideprint` 2.1: Prints tide tables",
     );
   });
+
+  it("package.json entry points: the root export first, then main/types, subpath exports, bins; private", () => {
+    const manifest = parseManifest(
+      "package.json",
+      JSON.stringify({
+        name: "tide",
+        private: true,
+        main: "./dist/index.cjs",
+        types: "./dist/index.d.ts",
+        exports: {
+          ".": { types: "./dist/index.d.ts", import: "./dist/index.js", require: "./dist/index.cjs" },
+          "./util": "./dist/util.js",
+          "./package.json": "./package.json",
+          "./locales/*": "./dist/locales/*.js",
+        },
+        bin: { tide: "./bin/tide.js" },
+      }),
+    );
+    expect(manifest?.entries).toEqual([
+      "dist/index.d.ts",
+      "dist/index.js",
+      "dist/index.cjs",
+      "dist/util.js",
+      "bin/tide.js",
+    ]);
+    expect(manifest?.isPrivate).toBe(true);
+    // npm's default entry point when nothing names one.
+    expect(parseManifest("package.json", '{"name":"old"}')?.entries).toEqual(["index.js"]);
+  });
+
+  it("Cargo.toml: the library (its path, else src/lib.rs), the binaries, src/main.rs", () => {
+    expect(
+      parseManifest("Cargo.toml", '[package]\nname = "t"\n[[bin]]\nname = "a"\npath = "src/a.rs"\n')?.entries,
+    ).toEqual(["src/lib.rs", "src/a.rs", "src/main.rs"]);
+  });
+
+  it("a Python distribution's metadata: headers, the README as its body (or the older indented header)", () => {
+    const pkgInfo =
+      "Metadata-Version: 2.1\nName: tide-tables\nVersion: 1.2\nSummary: Tide tables for harbours\nClassifier: X\n\nTide tables\n===========\n\nPredicts tides.\n";
+    const manifest = parseManifest("tide_tables-1.2.egg-info/PKG-INFO", pkgInfo);
+    expect(manifest).toMatchObject({
+      kind: "Python distribution",
+      name: "tide-tables",
+      version: "1.2",
+      description: "Tide tables for harbours",
+      readme: "Tide tables\n===========\n\nPredicts tides.\n",
+    });
+    expect(manifest?.entries.slice(0, 2)).toEqual(["tide_tables/__init__.py", "tide_tables.py"]);
+    expect(describeManifest(manifest!)).toBe(
+      "Python distribution `tide-tables` 1.2: Tide tables for harbours",
+    );
+    const old =
+      "Metadata-Version: 1.1\nName: t\nDescription: First line\n        second line\n        \n        third\n";
+    expect(parseManifest("PKG-INFO", old)?.readme).toBe("First line\nsecond line\n\nthird");
+    // METADATA is a wheel's only inside its .dist-info folder; entry_points.txt inside egg/dist-info.
+    expect(parseManifest("docs/METADATA", "Name: x\n")).toBeUndefined();
+    const entry = parseManifest(
+      "t-1.dist-info/entry_points.txt",
+      "[console_scripts]\ntide = tide.cli:main\n\n[other]\nx = y\n",
+    );
+    expect(entry?.bins).toEqual([["tide", "tide.cli:main"]]);
+    expect(describeManifest(entry!)).toBe("installed commands `tide` (`tide.cli:main`)");
+  });
+
+  it("Ant's build.xml and a JAR manifest's main class", () => {
+    const ant = parseManifest(
+      "build.xml",
+      '<!-- Ant file <project name="not-this"> -->\n<project name="tide" default="compile" basedir=".">\n<target name="compile"/>\n</project>\n',
+    );
+    expect(ant).toMatchObject({ kind: "Ant build", name: "tide", defaultTarget: "compile" });
+    expect(describeManifest(ant!)).toBe("Ant build `tide`, default target `compile`");
+    expect(parseManifest("docs/build.xml", "<html></html>")).toBeUndefined();
+    const jar = parseManifest("src/Manifest.app", "Manifest-Version: 1.0\nMain-Class: tide.Main$Inner\n");
+    expect(jar?.entries).toEqual(["**/tide/Main.java"]);
+    expect(describeManifest(jar!)).toBe("JAR manifest: main class `tide.Main$Inner`");
+    expect(parseManifest("Manifest.txt", "just words")).toBeUndefined();
+  });
 });

@@ -31,10 +31,18 @@ export function code(text: string): string {
  */
 export function paragraphLine(text: string): string {
   const line = visible(text.replace(/\s+/g, " ").trim());
-  const numbered = /^(\d+)([.)])/.exec(line);
-  if (numbered) return `${numbered[1]}\\${numbered[2]}${line.slice(numbered[0].length)}`;
-  return /^[#>+*~`<=|_-]/.test(line) ? `\\${line}` : line;
+  const numbered = /^(\d+)([.)])(\s|$)/.exec(line);
+  if (numbered) {
+    const [, digits = "", mark = ""] = numbered;
+    return `${digits}\\${mark}${line.slice(digits.length + 1)}`;
+  }
+  // Only what would open a block is escaped: an escape before a code span's or an emphasis's opening
+  // character (`` `yaml` is… ``, `*attrs* is…`) would break the span instead.
+  return BLOCK_START.test(line) ? `\\${line}` : line;
 }
+
+/** The start of a line that opens a Markdown block: heading, quote, list, fence, HTML, table, rule. */
+const BLOCK_START = /^(#{1,6}(\s|$)|>|[-+*](\s|$)|`{3,}|~{3,}|<[A-Za-z/!?]|\||=+$|[-*_](\s*[-*_]){2,}$)/;
 
 /** A word of a generated command: kept when plain, single-quoted when a shell would interpret it. */
 export function shellWord(word: string): string {

@@ -23,21 +23,12 @@ const COMMAND_WORDS = new Set(
     "uvicorn gunicorn streamlit jupyter mix elixir swift kubectl helm terraform"
   ).split(" "),
 );
-const SHELL_FENCES = new Set([
-  "",
-  "sh",
-  "bash",
-  "shell",
-  "console",
-  "zsh",
-  "shell-session",
-  "terminal",
-  "cmd",
-]);
 
 /** Whether a line looks like a command (its first word is a known tool, or a relative script path). */
 export function looksLikeCommand(line: string): boolean {
-  const first = line.trim().split(/\s+/)[0] ?? "";
+  // `GO111MODULE=on go get …`: the command is the first word after the environment assignments.
+  const words = line.trim().split(/\s+/);
+  const first = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=\S*$/.test(w)) ?? "";
   if (COMMAND_WORDS.has(first)) return true;
   return /^\.{1,2}\/[\w./-]+$/.test(first) || /^[\w./-]+\.(sh|py|js|mjs|ts|rb|pl)$/.test(first);
 }
@@ -138,20 +129,25 @@ function rstAsMarkdown(text: string): string {
       }
       continue;
     }
-    out.push(
-      line
-        .replace(/``([^`]+)``/g, "`$1`")
-        .replace(/`([^`<]+?)\s*<[^>]+>`__?/g, "$1")
-        .replace(/\|[\w -]+\|_{0,2}/g, "")
-        .replace(/:[\w-]+:`([^`]+)`/g, "`$1`"),
-    );
+    out.push(line);
   }
-  return out.join("\n");
+  // Inline markup, over line breaks: literals, links (`text <url>`_), substitutions and roles.
+  return out
+    .join("\n")
+    .replace(/``([^`\n]+)``/g, "`$1`")
+    .replace(/(^|[^`])`([^`<]+?)\s*<[^>\n]+>`__?/g, "$1$2")
+    .replace(/\|[\w -]+\|_{0,2}/g, "")
+    .replace(/:[\w-]+:`([^`]+)`/g, "`$1`")
+    .replace(/`([^`\n]+)`_{1,2}/g, "$1");
 }
 
 interface Block {
   kind: "heading" | "paragraph" | "fence" | "other";
   text: string;
+  /** Headings: the text as written (badges, entities and HTML included), for the title. */
+  raw?: string;
+  /** Fences: an indented code block (no info string, so only lines that look like commands count). */
+  indented?: boolean;
   /** Fences: the info string's first word. */
   lang?: string;
   /** The heading the block sits under. */
@@ -162,14 +158,23 @@ const BADGE =
   /^(?:\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)|!\[[^\]]*\]\([^)]*\)|\[!\[[^\]]*\]\[[^\]]*\]\]\[[^\]]*\]|\s)+$/;
 const HTML_ONLY = /^(?:<[^>]+>\s*)+$/;
 
-/** Split a README into headings, paragraphs and fenced blocks. */
+/** An HTML line that opens a block of HTML (CommonMark's HTML blocks: a tag at the start of the line). */
+const HTML_START = /^<\/?[A-Za-z][\w-]*(\s|\/?>|$)/;
+
+/** Split a README into headings, paragraphs and fenced (or indented) code blocks. */
 export function readmeBlocks(markdown: string): Block[] {
   const lines = clean(markdown).split("\n");
   const blocks: Block[] = [];
   let paragraph: string[] = [];
   let section: string | undefined;
+  /** Whether the last block was a list (an indented line after it continues an item, not code). */
+  let inList = false;
   const flush = () => {
-    if (paragraph.length > 0) blocks.push({ kind: "paragraph", text: paragraph.join("\n"), section });
+    if (paragraph.length > 0) {
+      const text = paragraph.join("\n");
+      blocks.push({ kind: "paragraph", text, section });
+      inList = /^\s*([-*+]|\d+[.)])\s/.test(text);
+    }
     paragraph = [];
   };
   for (let i = 0; i < lines.length; i++) {
@@ -183,6 +188,20 @@ export function readmeBlocks(markdown: string): Block[] {
       for (i++; i < lines.length && !(lines[i] as string).trim().startsWith(marker); i++)
         body.push(lines[i] as string);
       blocks.push({ kind: "fence", text: body.join("\n"), lang: (fence[2] ?? "").toLowerCase(), section });
+      inList = false;
+      continue;
+    }
+    // An indented code block: four spaces (or a tab) after a blank line, outside a list.
+    if (paragraph.length === 0 && !inList && /^( {4}|\t)\s*\S/.test(line)) {
+      const body: string[] = [];
+      for (; i < lines.length; i++) {
+        const next = lines[i] as string;
+        if (/^( {4}|\t)/.test(next) || (!next.trim() && /^( {4}|\t)\s*\S/.test(lines[i + 1] ?? "")))
+          body.push(next.replace(/^( {4}|\t)/, ""));
+        else break;
+      }
+      i--;
+      blocks.push({ kind: "fence", text: body.join("\n"), lang: "", indented: true, section });
       continue;
     }
     const atx = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(trimmed);
@@ -191,8 +210,10 @@ export function readmeBlocks(markdown: string): Block[] {
     const setext = paragraph.length === 0 && trimmed && /^(=+|-+)$/.test(next) && !HTML_ONLY.test(trimmed);
     if (atx || html || setext) {
       flush();
-      section = stripInline((atx?.[1] ?? html?.[1] ?? trimmed).replace(/<[^>]+>/g, "")).trim();
-      blocks.push({ kind: "heading", text: section });
+      const raw = atx?.[1] ?? html?.[1] ?? trimmed;
+      section = stripInline(raw.replace(/<[^>]+>/g, "")).trim();
+      blocks.push({ kind: "heading", text: section, raw });
+      inList = false;
       if (setext) i++;
       continue;
     }
@@ -200,12 +221,35 @@ export function readmeBlocks(markdown: string): Block[] {
       flush();
       continue;
     }
-    if (BADGE.test(trimmed) || HTML_ONLY.test(trimmed) || /^\[[^\]]+\]:\s+\S+/.test(trimmed)) {
+    // A link reference definition (`[ci]: https://…`, badge targets) is never prose.
+    if (/^\[[^\]]+\]:\s*\S/.test(trimmed)) {
       flush();
-      const text = trimmed.replace(/<[^>]+>/g, "").trim();
-      // An HTML line that carries words (`<p>Fast tide tables.</p>`) is a paragraph.
-      if (HTML_ONLY.test(trimmed) || !text) continue;
-      if (/[a-z]{3,}.*\s.*[a-z]{3,}/i.test(text)) paragraph.push(text);
+      continue;
+    }
+    // An HTML block (logos, sponsor tables, centred badges): everything up to the next blank line. A
+    // single line that carries words (`<p>Fast tide tables.</p>`) is a paragraph.
+    if (paragraph.length === 0 && HTML_START.test(trimmed)) {
+      const block: string[] = [trimmed];
+      while (i + 1 < lines.length && (lines[i + 1] as string).trim())
+        block.push((lines[++i] as string).trim());
+      const text = block
+        .join(" ")
+        .replace(/<[^>]*>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim();
+      const oneLine = block.length === 1 || (block.length === 2 && /^<\/[\w-]+>$/.test(block[1] as string));
+      if (
+        oneLine &&
+        text &&
+        !/^<(img|picture|source|a|br|hr)\b/i.test(trimmed) &&
+        /[a-z]{3,}.*\s.*[a-z]{3,}/i.test(text)
+      )
+        blocks.push({ kind: "paragraph", text, section });
+      inList = false;
+      continue;
+    }
+    if (BADGE.test(trimmed) || HTML_ONLY.test(trimmed)) {
+      flush();
       continue;
     }
     // A collapsed section's label (`<summary>Table of Contents</summary>`) is not prose.
@@ -217,7 +261,17 @@ export function readmeBlocks(markdown: string): Block[] {
       flush();
       continue;
     }
-    paragraph.push(line.replace(/<\/?(p|div|span|br|b|i|em|strong)[^>]*>/gi, "").trimEnd());
+    // Inline images are logos and badges (`[<img alt="ci" …>](…)`): a line of nothing else is skipped.
+    const kept = line
+      .replace(/<img\b[^>]*>/gi, "")
+      .replace(/<\/?(p|div|span|br|b|i|em|strong|sup|sub|a)\b[^>]*>/gi, "");
+    if (!kept.trim() || BADGE.test(kept.replace(/\[\s*\]\([^)]*\)/g, " "))) {
+      if (kept.trim() !== trimmed) {
+        flush();
+        continue;
+      }
+    }
+    paragraph.push(kept.trimEnd());
   }
   flush();
   return blocks;
@@ -248,22 +302,256 @@ function isProse(text: string): boolean {
   return words.length >= 3;
 }
 
-/** The README's title: its first heading. */
+/** Headings that name a section, never a project (a README whose first heading is one has no title). */
+const GENERIC_HEADING =
+  /^(features|highlights|info|information|intro(duction)?|overview|about|description|summary|synopsis|contents|table of contents|toc|install(ation|ing)?|setup|usage|getting started|quick ?start|documentation|docs|examples?|readme|sponsors?|licen[cs]e|status|motivation|why|background|news|changelog|notes?)$/i;
+
+/** Sections whose paragraphs introduce the project. */
+const INTRO_HEADING =
+  /^(overview|about|description|intro(duction)?|summary|synopsis|abstract|what is\b.*|what\b.*\?|features|highlights)$/i;
+
+/** Sections whose paragraphs are about anything but what the project is. */
+const NOT_ABOUT_IT =
+  /^(licen[cs]e|licen[cs]ing|contribut\w*|sponsors?|backers?|supporters?|support|security|changelog|change log|history|credits|authors?|maintainers?|acknowledge?ments?|thanks|donat\w*|funding|code of conduct|community|related|see also|alternatives)\b/i;
+
+/** The decoded character of an HTML character reference (the common named ones and any numeric one). */
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  ensp: " ",
+  emsp: " ",
+  thinsp: " ",
+  mdash: "—",
+  ndash: "–",
+  hellip: "…",
+  middot: "·",
+  bull: "•",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  rarr: "→",
+  larr: "←",
+};
+
+/** HTML character references decoded (unknown names are dropped, never kept as `&name;`). */
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z][a-z0-9]{1,10});/gi, (_, name: string) => {
+    if (name.startsWith("#")) {
+      const point =
+        name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return point > 31 && point <= 0x10ffff && !(point >= 0xd800 && point <= 0xdfff)
+        ? String.fromCodePoint(point)
+        : "";
+    }
+    return ENTITIES[name.toLowerCase()] ?? "";
+  });
+}
+
+/**
+ * A heading as a project's name: badges, images, HTML and entities removed, Markdown escapes undone, and
+ * whatever follows a spacer (`&ensp;`, `&emsp;`, a badge) — decoration such as emoji art — left out.
+ */
+export function cleanTitle(raw: string): string | undefined {
+  const CUT = "\u0001";
+  const text = raw
+    .replace(/\[!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?\](?:\([^)]*\)|\[[^\]]*\])?/g, CUT) // linked badges
+    .replace(/!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?/g, CUT) // images
+    .replace(/<img\b[^>]*>/gi, CUT)
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(ensp|emsp|emsp13|emsp14|nbsp|thinsp);|&#(8194|8195|160|x2002|x2003|xa0);/gi, CUT);
+  const part = text
+    .split(CUT)
+    .map((p) => p.trim())
+    .find((p) => /[\p{L}\p{N}]/u.test(p));
+  if (!part) return undefined;
+  const title = stripInline(decodeEntities(part))
+    .replace(/\\([\\`*_{}[\]()#+\-.!|~<>$])/g, "$1")
+    .replace(/\p{Extended_Pictographic}|\u{FE0F}|\u{200D}/gu, "")
+    .replace(/^[^\p{L}\p{N}`(@.*_]+/u, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  // Trailing symbols go (`click_`, `Anyhow ¯\_(ツ)_/¯`), except what closes an emphasis (`*tides*`).
+  let end = title.length;
+  while (end > 0 && !/[\p{L}\p{N}`)!?+]/u.test(title[end - 1] as string)) {
+    const char = title[end - 1] as string;
+    if ((char === "*" || char === "_") && (title.slice(0, end - 1).split(char).length - 1) % 2 === 1) break;
+    end--;
+  }
+  return title.slice(0, end).trim() || undefined;
+}
+
+/** The README's title: its first heading, when it opens the README and names the project (not a section). */
 export function readmeTitle(markdown: string): string | undefined {
-  return readmeBlocks(markdown).find((b) => b.kind === "heading" && b.text)?.text;
+  for (const block of readmeBlocks(markdown)) {
+    if (block.kind === "paragraph" && isProse(block.text)) return undefined;
+    if (block.kind !== "heading" || !block.text) continue;
+    if (GENERIC_HEADING.test(block.text.replace(/[:.!]+$/, ""))) return undefined;
+    return cleanTitle(block.raw ?? block.text);
+  }
+  return undefined;
 }
 
-/** The README's first prose paragraph, on one line. */
-export function readmePurpose(markdown: string): string | undefined {
-  const paragraph = readmeBlocks(markdown).find((b) => b.kind === "paragraph" && isProse(b.text));
-  if (!paragraph) return undefined;
-  const text = stripInline(paragraph.text);
+/** A paragraph that is a note, a licence line, a sponsor line or a row of links: never the description. */
+function isAside(text: string): boolean {
+  const plain = stripInline(text);
+  if (
+    /^(\*\*|__)?\s*(important|note|notice|warning|caution|tip|hint|disclaimer|deprecated|attention|heads[- ]up|update)\b/i.test(
+      text,
+    )
+  )
+    return true;
+  if (/^[\u{26A0}\u{2139}\u{1F6A8}\u{1F4E2}\u{1F6A7}]/u.test(plain)) return true;
+  if (/^(this (project|library|crate|package|software|code) is )?(dual[- ])?licen[sc]ed\b/i.test(plain))
+    return true;
+  if (
+    /\b(sponsor(ed|s|ing)?|supported by the community|special thanks|backers|donat(e|ion)|patreon|open ?collective|buy me a coffee)\b/i.test(
+      plain,
+    )
+  )
+    return true;
+  return (plain.match(/\s[|·•]\s/g)?.length ?? 0) >= 2;
+}
+
+/** Whether a paragraph says what something is: a sentence of some length, not a lead-in to a list or code. */
+function isSentence(text: string): boolean {
+  if (/^(\.\.\.|…)/.test(text)) return false;
+  if ((text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0) >= 6) return true;
+  const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+  if (/[:：]$/.test(text)) return false;
+  return words >= 4 && (/[.!?。]$/.test(text) || words >= 8);
+}
+
+/** A paragraph on one line, its inline syntax removed, a dangling lead-in sentence left out. */
+function paragraphText(text: string): string {
+  const plain = stripInline(text);
   // "… This library:" introduces a list the paragraph does not hold: the dangling sentence is left out.
-  const dangling = /^(.*[.!?])\s+[^.!?]*:$/.exec(text) ?? /^(.*[。！？])[^。！？]*[:：]$/.exec(text);
-  return dangling?.[1] ?? text;
+  const dangling = /^(.*[.!?])\s+[^.!?]*:$/.exec(plain) ?? /^(.*[。！？])[^。！？]*[:：]$/.exec(plain);
+  return dangling?.[1] ?? plain;
 }
 
-/** Commands the README shows: shell fences (each command line) and inline code spans that are commands. */
+/** What the README says the project is, and whether it says so in its opening. */
+export interface ReadmeDescription {
+  text: string;
+  /**
+   * Found in the README's opening (before any section other than the title and an introduction), so a
+   * description of the project; otherwise only the first prose paragraph found further down.
+   */
+  opening: boolean;
+}
+
+/**
+ * The README's description: the first paragraph of its opening that is a sentence (HTML blocks, badges,
+ * notes, sponsor lines, link rows and lead-ins skipped); else the first prose paragraph outside the
+ * sections about licences, sponsors and contributing.
+ */
+export function readmeDescription(markdown: string): ReadmeDescription | undefined {
+  const blocks = readmeBlocks(markdown);
+  let opening = true;
+  let titleSeen = false;
+  let fallback: string | undefined;
+  for (const block of blocks) {
+    if (block.kind === "heading") {
+      const name = block.text.replace(/[:.!?]+$/, "");
+      if (!titleSeen && !GENERIC_HEADING.test(name)) titleSeen = true;
+      else if (!INTRO_HEADING.test(name)) opening = false;
+      continue;
+    }
+    if (block.kind !== "paragraph" || !isProse(block.text) || isAside(block.text)) continue;
+    if (block.section && NOT_ABOUT_IT.test(block.section)) continue;
+    const text = paragraphText(block.text);
+    if (opening && isSentence(text)) return { text, opening: true };
+    fallback ??= text;
+  }
+  return fallback ? { text: fallback, opening: false } : undefined;
+}
+
+/** The README's description on one line (see `readmeDescription`). */
+export function readmePurpose(markdown: string): string | undefined {
+  return readmeDescription(markdown)?.text;
+}
+
+/** Fences of shell scripts: every line is a command (comments and output-looking lines aside). */
+const SCRIPT_FENCES: ReadonlySet<string> = new Set([
+  "sh",
+  "bash",
+  "shell",
+  "zsh",
+  "fish",
+  "powershell",
+  "ps1",
+  "pwsh",
+  "cmd",
+  "bat",
+  "batch",
+]);
+/** Fences of terminal sessions or plain text: prompted lines, else lines that look like commands. */
+const SESSION_FENCES: ReadonlySet<string> = new Set([
+  "",
+  "console",
+  "shell-session",
+  "sh-session",
+  "bash-session",
+  "terminal",
+  "text",
+  "plaintext",
+  "txt",
+]);
+/** A prompt before a command in a session: `$ `, `% `, `> ` (PowerShell, cmd), `PS> `. */
+const PROMPT = /^(?:\$|%|>|PS>|PS [^>]*>)\s+/;
+/** A line of program output in a script fence: `Error: …`, `Caused by:`, a line opening with a symbol. */
+const OUTPUT_LINE = /^(?:[A-Z][\w -]{0,40}:(?:\s|$)|(?:error|warning|caused by|note|info)\b)|^[^\w./~"'-]/i;
+/** Cargo tables a README's TOML block adds dependencies to. */
+const DEPENDENCY_TABLE = /^\[((?:target\.[^\]]+\.)?(?:dev-|build-)?dependencies)\]$/;
+
+/** A command line without its trailing comment (`py --list  # see versions` → `py --list`). */
+function withoutComment(line: string): string {
+  return line.replace(/\s+#\s.*$/, "").trim();
+}
+
+/** The commands of one fenced or indented block (none for code in a programming language). */
+function blockCommands(block: Block): { command: string; note?: string }[] {
+  const lang = block.indented ? "" : (block.lang ?? "");
+  const lines = block.text.split("\n").map((l) => l.trim());
+  if (lang === "toml") {
+    // The lines a user pastes into Cargo.toml, under the table they go to.
+    const out: { command: string; note: string }[] = [];
+    let table = "";
+    for (const line of lines) {
+      const header = /^\[[^\]]+\]$/.exec(line);
+      if (header) table = DEPENDENCY_TABLE.exec(line)?.[1] ?? "";
+      else if (table && /^[\w-]+\s*=\s*\S/.test(line))
+        out.push({ command: withoutComment(line), note: `a line for Cargo.toml's [${table}]` });
+    }
+    return out.slice(0, 4);
+  }
+  const script = SCRIPT_FENCES.has(lang);
+  if (!script && !SESSION_FENCES.has(lang)) return [];
+  const prompted = lines.some((l) => PROMPT.test(l));
+  const out: { command: string }[] = [];
+  for (const raw of lines) {
+    let line = raw;
+    if (prompted) {
+      const prompt = PROMPT.exec(line);
+      if (!prompt) continue; // output lines of a session
+      line = line.slice(prompt[0].length);
+    } else if (script ? OUTPUT_LINE.test(line) : !looksLikeCommand(line)) continue;
+    line = withoutComment(line);
+    if (!line || line.startsWith("#") || line.endsWith("\\")) continue;
+    if (/^(cd|export|set|source|echo|rem|::)\b/i.test(line)) continue;
+    out.push({ command: line });
+  }
+  return out;
+}
+
+/**
+ * Commands the README shows: shell scripts, session prompts, indented blocks and plain blocks whose
+ * lines look like commands, dependency lines of TOML blocks, and inline code spans that are commands —
+ * never a line of program output.
+ */
 export function readmeCommands(markdown: string, file = "README.md"): RunCommand[] {
   const out: RunCommand[] = [];
   const blocks = readmeBlocks(markdown);
@@ -271,19 +559,8 @@ export function readmeCommands(markdown: string, file = "README.md"): RunCommand
   const source = (section?: string) => (section && section !== title ? `${file}, “${section}”` : file);
   for (const block of blocks) {
     if (block.kind === "fence") {
-      if (!SHELL_FENCES.has(block.lang ?? "")) continue;
-      const prompted = block.text.split("\n").some((l) => /^\s*[$>]\s/.test(l));
-      for (const raw of block.text.split("\n")) {
-        let line = raw.trim();
-        if (prompted) {
-          if (!/^[$>]\s/.test(line)) continue; // output lines of a console session
-          line = line.slice(2).trim();
-        }
-        if (!line || line.startsWith("#") || line.endsWith("\\")) continue;
-        if (block.lang === "" && !looksLikeCommand(line)) continue;
-        if (/^(cd|export|set|source|echo)\b/.test(line)) continue;
-        out.push({ command: line, source: source(block.section) });
-      }
+      for (const { command, note } of blockCommands(block) as { command: string; note?: string }[])
+        out.push({ command, source: source(block.section), ...(note ? { note } : {}) });
     } else if (block.kind === "paragraph") {
       for (const match of block.text.matchAll(/`([^`\n]+)`/g)) {
         const span = (match[1] ?? "").trim().replace(/^\$\s+/, "");

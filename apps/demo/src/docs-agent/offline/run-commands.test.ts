@@ -138,4 +138,82 @@ describe("how to run, each command with where it came from", () => {
     const locked = runCommands(inputs({}, ["Gemfile", "Gemfile.lock"]));
     expect(locked.commands.map((c) => c.command)).toEqual(["bundle install"]);
   });
+
+  it("a package as published: the README's commands, then adding it by name, then its dependencies", () => {
+    const npm = runCommands(
+      inputs({
+        "package.json": '{"name": "tide", "scripts": {"test": "node --test"}, "bin": "./cli.js"}',
+        "README.md": "# tide\n\nTide tables.\n\n```js\nimport tide from 'tide'\n```\n",
+      }),
+    ).commands;
+    expect(npm.map((c) => [c.command, c.source])).toEqual([
+      ["npm install tide", "package.json name"],
+      ["npm install", "package.json, no lockfile"],
+      ["npm run test", "package.json scripts"],
+      ["tide", "package.json bin"],
+    ]);
+    // Said by the README already (any package manager): not said twice; a private package is never.
+    const said = runCommands(
+      inputs({
+        "package.json": '{"name": "tide"}',
+        "README.md": "# tide\n\n```sh\npnpm add tide@next\n```\n",
+      }),
+    ).commands.map((c) => c.command);
+    expect(said).toEqual(["pnpm add tide@next", "npm install"]);
+    const secret = runCommands(inputs({ "package.json": '{"name": "app", "private": true}' })).commands;
+    expect(secret.map((c) => c.command)).toEqual(["npm install"]);
+  });
+
+  it("a library crate: no `cargo run`, its dependency line from the README or `cargo add`", () => {
+    const withLine = runCommands(
+      inputs(
+        {
+          "Cargo.toml": '[package]\nname = "tide"\n',
+          "README.md":
+            '# tide\n\n```toml\n[dependencies]\ntide = "1.0"\n```\n\n```console\nError: no table\nCaused by:\n    missing\n```\n',
+        },
+        ["src/lib.rs"],
+      ),
+    ).commands;
+    expect(withLine.map((c) => c.command)).toEqual(['tide = "1.0"', "cargo test"]);
+    const bare = runCommands(inputs({ "Cargo.toml": '[package]\nname = "tide"\n' }, ["src/lib.rs"])).commands;
+    expect(bare.map((c) => c.command)).toEqual(["cargo add tide", "cargo test"]);
+    const binary = runCommands(inputs({ "Cargo.toml": '[package]\nname = "t"\n' }, ["src/main.rs"])).commands;
+    expect(binary.map((c) => c.command)).toEqual(["cargo run", "cargo test"]);
+  });
+
+  it("a Go library is added with go get; a Python distribution is installed by name, its commands listed", () => {
+    const go = runCommands(
+      inputs({ "go.mod": "module example.invalid/tide\n", "tide.go": "// Package tide.\npackage tide\n" }),
+    ).commands.map((c) => c.command);
+    expect(go).toEqual(["go get example.invalid/tide@latest", "go test ./..."]);
+    const python = runCommands(
+      inputs({
+        "tide-1.0.egg-info/PKG-INFO": "Name: tide\nSummary: Tides\n",
+        "tide-1.0.egg-info/entry_points.txt": "[console_scripts]\ntide = tide.cli:main\n",
+        "tide/__init__.py": "",
+        "tide/cli.py": 'if __name__ == "__main__":\n    main()\n',
+      }),
+    ).commands;
+    expect(python.map((c) => [c.command, c.note])).toEqual([
+      ["pip install tide", "installs the distribution"],
+      ["tide", "the installed command (calls `tide.cli:main`)"],
+      ["python3 -m tide.cli", undefined],
+    ]);
+  });
+
+  it("Ant's default target; scripts of tests, fixtures and dev containers are not ways to run it", () => {
+    const commands = runCommands(
+      inputs({
+        "build.xml": '<project name="tide" default="jar"></project>',
+        ".devcontainer/post-create.sh": "#!/bin/bash\n# Sets up the container.\n",
+        "test/fixtures/hello.sh": "#!/bin/sh\necho hello\n",
+        "scripts/release.sh": "#!/bin/sh\n# Tags a release.\n",
+      }),
+    ).commands;
+    expect(commands.map((c) => [c.command, c.note])).toEqual([
+      ["ant", "runs the default target `jar`"],
+      ["sh scripts/release.sh", "Tags a release."],
+    ]);
+  });
 });

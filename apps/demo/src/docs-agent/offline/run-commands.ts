@@ -1,5 +1,6 @@
 // How to run a project, from everything read: the lockfile's install command, README code, manifest
 // scripts and entry points, Makefile targets, Go main packages, shell scripts — each with its source.
+import { SECONDARY } from "./key-files.js";
 import { javascriptManager, type PackageManager, packageManagersFrom } from "./lockfiles.js";
 import type { Manifest } from "./manifests.js";
 import { code, shellPath, shellWord } from "./markdown.js";
@@ -69,6 +70,8 @@ export interface RunInputs {
   reads: ReadonlyMap<string, string>;
   /** Manifests read, by relative path. */
   manifests: ReadonlyMap<string, Manifest>;
+  /** A README carried by a manifest (a Python distribution's description), when no README file was read. */
+  readme?: { file: string; text: string };
 }
 
 /** The commands, in reading order, each once (later sources of the same command are merged in). */
@@ -88,7 +91,9 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
   const js = pkg ? javascriptManager(rootFiles, pkg.packageManager) : undefined;
   for (const manager of managers)
     add(manager.install, manager.evidence, manager.installNote ?? "installs the dependencies");
-  if (js && !managers.includes(js)) add(js.install, js.evidence, "installs the dependencies");
+  // Without a lockfile (a package as published), installing its dependencies comes after what its
+  // README says and after installing the package itself.
+  const lockless = js && !managers.includes(js) ? js : undefined;
   const pyproject = inputs.manifests.get("pyproject.toml");
   const python = managers.find((m) => ["uv", "Poetry", "PDM", "Pipenv"].includes(m.name));
   const setup = ["pyproject.toml", "setup.cfg", "setup.py"].find((f) => rootFiles.includes(f));
@@ -101,7 +106,42 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
   // The README, and the top-level documents whose subject is running the project.
   for (const [file, text] of inputs.reads)
     if (README_NAME.test(file) || RUNNING_DOC.test(file))
-      for (const c of readmeCommands(text, file)) add(c.command, c.source);
+      for (const c of readmeCommands(text, file)) add(c.command, c.source, c.note);
+  if (inputs.readme && ![...inputs.reads.keys()].some((f) => README_NAME.test(f)))
+    for (const c of readmeCommands(inputs.readme.text, inputs.readme.file)) add(c.command, c.source, c.note);
+
+  // A library is added to a project by its name: said once, when the README does not already say how.
+  const said = (pattern: RegExp) => out.some((c) => pattern.test(c.command));
+  const word = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  // (Only a package as published: a lockfile or workspaces mean a project's own checkout.)
+  const published = (manager: string) => !managers.some((m) => m.name === manager);
+  if (pkg?.name && !pkg.isPrivate && pkg.workspaces.length === 0 && managers.every((m) => !m.run)) {
+    const name = word(pkg.name);
+    if (!said(new RegExp(`\\b(npm|pnpm|yarn|bun)\\s+(i|install|add)\\b.*(^|\\s)${name}(@\\S*)?(\\s|$)`)))
+      add(`npm install ${shellWord(pkg.name)}`, "package.json name", "adds it to a project");
+  }
+  const crate = inputs.manifests.get("Cargo.toml");
+  const library = crate && (crate.entries[0] !== "src/lib.rs" || inputs.files.includes("src/lib.rs"));
+  if (crate?.name && library && published("Cargo") && crate.workspaces.length === 0) {
+    const name = word(crate.name);
+    if (!said(new RegExp(`^${name}\\s*=|\\bcargo add\\s+${name}\\b`)))
+      add(`cargo add ${shellWord(crate.name)}`, "Cargo.toml name", "adds it to a crate's dependencies");
+  }
+  const module = inputs.manifests.get("go.mod")?.name;
+  const goMain = [...inputs.reads].some(
+    ([file, text]) => file.endsWith(".go") && !file.includes("/") && /^package\s+main\b/m.test(text),
+  );
+  if (module && !goMain && inputs.files.some((f) => f.endsWith(".go") && !f.includes("/"))) {
+    if (!said(new RegExp(`\\bgo (get|install)\\b.*\\s${word(module)}(@\\S*)?(\\s|$)`)))
+      add(`go get ${shellWord(module)}@latest`, "go.mod module", "adds the module to a Go project");
+  }
+  for (const [file, manifest] of inputs.manifests) {
+    if (manifest.kind !== "Python distribution" || !manifest.name || !/^([^/]+\/)?[^/]+$/.test(file))
+      continue;
+    if (!said(new RegExp(`\\bpip3? install\\b.*\\s${word(manifest.name)}([=<>~!\\[ ]|$)`, "i")))
+      add(`pip install ${shellWord(manifest.name)}`, `${file} name`, "installs the distribution");
+  }
+  if (lockless) add(lockless.install, lockless.evidence, "installs the dependencies");
 
   if (pkg && js?.run) {
     for (const [name, command, hooks] of commandScripts(pkg.scripts))
@@ -149,11 +189,18 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
   }
   const cargo = inputs.manifests.get("Cargo.toml");
   if (cargo) {
+    // `cargo run` only for a crate with a binary (a library has none to run).
     if (cargo.bins.length > 1)
       for (const [name] of cargo.bins) add(`cargo run --bin ${shellWord(name)}`, "Cargo.toml [[bin]]");
-    else add("cargo run", "Cargo.toml", "builds and runs the crate's binary");
+    else if (cargo.bins.length === 1 || inputs.files.includes("src/main.rs"))
+      add("cargo run", "Cargo.toml", "builds and runs the crate's binary");
     add("cargo test", "Cargo.toml");
   }
+  // A Python distribution's installed commands (entry_points.txt).
+  for (const [file, manifest] of inputs.manifests)
+    if (manifest.kind === "Python entry points")
+      for (const [name, target] of manifest.bins)
+        add(shellWord(name), file, `the installed command (calls ${code(target)})`);
   if (inputs.manifests.has("go.mod")) {
     const mains = [...inputs.reads].filter(
       ([file, text]) => file.endsWith(".go") && /^package\s+main\b/m.test(text),
@@ -169,6 +216,13 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
     const mvn = rootFiles.includes("mvnw") ? "./mvnw" : "mvn";
     add(`${mvn} package`, "pom.xml", "builds and tests the project");
   }
+  const ant = inputs.manifests.get("build.xml");
+  if (ant?.kind === "Ant build")
+    add(
+      "ant",
+      "build.xml",
+      ant.defaultTarget ? `runs the default target ${code(ant.defaultTarget)}` : "runs the default target",
+    );
   const gradle = rootFiles.find((f) => /^(build|settings)\.gradle(\.kts)?$/.test(f));
   if (gradle) {
     const run = rootFiles.includes("gradlew") ? "./gradlew" : "gradle";
@@ -188,6 +242,8 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
       for (const target of makeTargets(text)) add(`just ${target}`, file);
   }
   for (const [file, text] of inputs.reads) {
+    // Scripts of tests, fixtures, CI and dev containers are not ways to run the project.
+    if (SECONDARY.test(file)) continue;
     if (/\.(sh|bash)$/.test(file)) {
       const shell = /^#!.*\bbash\b/.test(text) || file.endsWith(".bash") ? "bash" : "sh";
       add(`${shell} ${shellPath(file)}`, file, docComment(file, text));
@@ -198,8 +254,17 @@ export function runCommands(inputs: RunInputs): { managers: PackageManager[]; co
         .replace(/\/__main__\.py$/, "")
         .replaceAll("/", ".");
       add(`python3 -m ${module}`, file, docComment(file, text));
-    } else if (/\.py$/.test(file) && /^if __name__ == ["']__main__["']:/m.test(text))
-      add(`python3 ${shellPath(file)}`, file, docComment(file, text));
+    } else if (/\.py$/.test(file) && /^if __name__ == ["']__main__["']:/m.test(text)) {
+      // A module inside a package runs as a module (its relative imports fail when run as a file).
+      const parts = file.replace(/\.py$/, "").split("/");
+      // The module's dotted name: the file under the folders that are packages (hold an __init__.py).
+      let top = parts.length - 1;
+      while (top > 0 && inputs.files.includes(`${parts.slice(0, top).join("/")}/__init__.py`)) top--;
+      const module = parts.slice(top).join(".");
+      if (top < parts.length - 1 && /^[A-Za-z_][\w.]*$/.test(module))
+        add(`python3 -m ${module}`, file, docComment(file, text));
+      else add(`python3 ${shellPath(file)}`, file, docComment(file, text));
+    }
   }
   return { managers, commands: out };
 }

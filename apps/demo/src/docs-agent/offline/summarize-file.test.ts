@@ -176,4 +176,38 @@ describe("key files", () => {
     ];
     expect(pickKeyFiles(files, 5)).toContain("packages/core/package.json");
   });
+
+  it("licence headers, banners, badge rows and titles are not the doc comment (Go, Rust, Java, Python)", () => {
+    const go =
+      "// Copyright 2016 Someone. All rights reserved.\n// Use of this source code is governed by a BSD-style\n// license that can be found in the LICENSE file.\n\n// Package tides predicts tides.\npackage tides\n";
+    expect(docComment("doc.go", go)).toBe("Package tides predicts tides.");
+    const apache =
+      '// Licensed under the Apache License, Version 2.0 (the "License");\n// you may not use this file except in compliance with the License.\n\npackage tides\n';
+    expect(docComment("tides.go", apache)).toBeUndefined();
+    // A head read that stops inside a long package doc comment (no `package` line read).
+    expect(docComment("errors.go", "// Package errors provides error primitives.\n//\n// More text\n")).toBe(
+      "Package errors provides error primitives.",
+    );
+    expect(docComment("doc.go", "// Licence lines.\n\n/*\nPackage color prints colours.\n\nMore")).toBe(
+      "Package color prints colours.",
+    );
+    const rust =
+      '// Copyright 2015 The Project Developers. See the COPYRIGHT\n// file at the top-level directory.\n\n//! [![ci]](https://x.invalid)&ensp;[![docs]](https://y.invalid)\n//!\n//! [ci]: https://img.invalid/ci.svg\n//!\n//! <br>\n//!\n//! # Tides\n//!\n//! A lightweight tide [`Table`][Table] for harbours.\n#![doc(html_root_url = "x")]\n';
+    expect(docComment("src/lib.rs", rust)).toBe("A lightweight tide `Table` for harbours.");
+    const java =
+      "/*****************\n *  This file is part of Tide. Licensed under the MIT License.  *\n *****************/\npackage tide;\n\n/**\n\tThe tide interpreter.\n\tIt reads tables.\n*/\npublic class Interpreter {}\n";
+    expect(docComment("src/tide/Interpreter.java", java)).toBe("The tide interpreter. It reads tables.");
+    const py = '"""\nrequests.api\n~~~~~~~~~~~~\n\nThis module implements the API.\n"""\n';
+    expect(docComment("requests/api.py", py)).toBe("This module implements the API.");
+    expect(
+      docComment("index.d.ts", "// TODO: remove when TS allows it.\nexport type A = 1;\n"),
+    ).toBeUndefined();
+    // The first line of a file whose only comment is a banner is its first line of code.
+    expect(
+      summarizeFile(
+        "index.js",
+        "/*!\n * tide\n * MIT Licensed\n */\n\n'use strict'\nmodule.exports = require('./lib/tide')\n",
+      ),
+    ).toBe("starts with `module.exports = require('./lib/tide')`");
+  });
 });

@@ -47,9 +47,9 @@ export function topLevelDefinitions(file: string, text: string): { exported: boo
   switch (languageOf(file, text)) {
     case "js": {
       const exported = names(text, [
-        /^export\s+(?:default\s+)?(?:async\s+)?function\*?\s+([\w$]+)/gm,
-        /^export\s+(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)/gm,
-        /^export\s+(?:const|let|var|enum|interface|type)\s+([\w$]+)/gm,
+        /^export\s+(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\*?\s+([\w$]+)/gm,
+        /^export\s+(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\s+([\w$]+)/gm,
+        /^export\s+(?:declare\s+)?(?:const|let|var|enum|interface|type|namespace)\s+([\w$]+)/gm,
         /^export\s+\{([^}]*)\}/gm,
         /^(?:module\.)?exports\.([\w$]+)\s*=/gm,
         /^module\.exports\s*=\s*\{([^}]*)\}/gm,
@@ -114,50 +114,139 @@ export function topLevelDefinitions(file: string, text: string): { exported: boo
 
 /** Comment lines that speak to a tool, not to a reader (lint, type-check and editor directives, licences). */
 const DIRECTIVE =
-  /^(@|eslint|prettier|biome-ignore|jshint|istanbul|c8\s|noqa|type:|mypy:|pyright:|pylint:|flake8|ruff:|isort:|fmt:|shellcheck|vim?:|(-\*-\s*)?coding[:=]|-\*-|SPDX|Copyright|\(c\)|©|!\/|all rights reserved|licen[sc]ed\b|(MIT|ISC|BSD|Apache|GPL|MPL)\b.*licen[sc]e|licen[sc]e:)/i;
+  /^(TODO|FIXME|XXX|HACK)\b|^(@|eslint|prettier|biome-ignore|jshint|istanbul|c8\s|noqa|type:|mypy:|pyright:|pylint:|flake8|ruff:|isort:|fmt:|shellcheck|vim?:|(-\*-\s*)?coding[:=]|-\*-|SPDX|Copyright|\(c\)|©|!\/|all rights reserved|licen[sc]ed\b|(MIT|ISC|BSD|Apache|GPL|MPL)\b.*licen[sc]e|licen[sc]e:|\+build\b|go:(build|generate|embed)\b|nolint\b)/i;
 
-/** The file's leading doc comment, as one sentence-ish line. */
-export function docComment(file: string, text: string): string | undefined {
-  const body = text.replace(/^\uFEFF/, "").replace(/^#!.*\n/, "");
-  const lang = languageOf(file, text);
-  let lines: string[] = [];
-  if (lang === "python") {
-    const doc = /^\s*(?:#.*\n\s*)*(?:[rRuU]?)("""|''')([\s\S]*?)(\1|$)/.exec(body);
-    if (doc?.[2]) lines = doc[2].split("\n");
-  } else if (lang === "go") {
-    // The package doc comment: the // lines right above `package`, else the file's first comment.
-    const above = /((?:^\/\/.*\n)+)package\s+\w+/m.exec(body);
-    if (above?.[1]) lines = above[1].split("\n").map((l) => l.replace(/^\/\/\s?/, ""));
-  } else if (lang === "rust") {
-    const inner = /^((?:\s*\/\/!.*\n?)+)/.exec(body);
-    if (inner?.[1]) lines = inner[1].split("\n").map((l) => l.trim().replace(/^\/\/!\s?/, ""));
-  }
-  if (lines.join("").trim() === "" && lang !== "other") {
-    const block = /^\s*\/\*[*!]?([\s\S]*?)\*\//.exec(body);
-    const slashes = /^\s*((?:\/\/.*\n?)+)/.exec(body);
-    const hashes = /^\s*((?:#.*\n?)+)/.exec(body);
-    if (block?.[1] && lang !== "python" && lang !== "shell")
-      lines = block[1].split("\n").map((l) => l.trim().replace(/^\*\s?/, ""));
-    else if (slashes?.[1] && lang !== "python" && lang !== "shell")
-      lines = slashes[1].split("\n").map((l) => l.trim().replace(/^\/\/[/!]?\s?/, ""));
-    else if (hashes?.[1] && (lang === "python" || lang === "shell"))
-      lines = hashes[1].split("\n").map((l) => l.trim().replace(/^#+\s?/, ""));
-  }
-  // The first paragraph of the comment, tags and lint directives left out.
-  const first: string[] = [];
-  for (const line of lines) {
-    const t = line.trim();
-    if (!t) {
-      if (first.length > 0) break;
+/** Text that is part of a licence notice (a paragraph holding it is a licence header, not a description). */
+const LICENCE_TEXT =
+  /\b(licen[cs]e[ds]?\b|copyright|all rights reserved|warrant(y|ies)|governed by|permission is hereby granted|in compliance with|liability)/i;
+
+/** The comment's text split into paragraphs, decoration (banner borders, `*` margins) removed. */
+function commentParagraphs(lines: readonly string[]): string[][] {
+  const paragraphs: string[][] = [[]];
+  for (const raw of lines) {
+    const line = raw
+      .trim()
+      .replace(/^\*+(\s|$)|\s+\*+$/g, "")
+      .trim();
+    // A line of one repeated symbol (`*****`, `~~~~`, `----`) is a border or an underline; a Markdown
+    // heading in a doc comment (`# Serde JSON`) is a title; a link definition (`[ci]: https://…`) and a
+    // line break (`<br>`) say nothing.
+    if (
+      !line ||
+      /^([^\p{L}\p{N}\s])\1{2,}$/u.test(line) ||
+      /^<br\s*\/?>$/i.test(line) ||
+      /^#{1,6}\s/.test(line) ||
+      /^\[[^\]]+\]:\s*\S+$/.test(line)
+    ) {
+      if ((paragraphs.at(-1) as string[]).length > 0) paragraphs.push([]);
       continue;
     }
-    if (DIRECTIVE.test(t)) continue;
-    first.push(t);
+    (paragraphs.at(-1) as string[]).push(line);
   }
-  const joined = first.join(" ").replace(/\s+/g, " ").trim();
-  // A lone word (a banner's module name) says nothing; text without spaces (Chinese) may still.
-  const oneWord = !/\s/.test(joined) && !/\p{Script=Han}/u.test(joined);
-  return joined.length >= 8 && !oneWord ? joined : undefined;
+  return paragraphs.filter((p) => p.length > 0);
+}
+
+/** Whether a comment paragraph says something about the file to a reader (not a licence, badges or art). */
+function describes(text: string): boolean {
+  if (LICENCE_TEXT.test(text)) return false;
+  const prose = text
+    .replace(/!?\[([^\]]*)\](\([^)]*\)|\[[^\]]*\])?/g, "$1")
+    .replace(/https?:\/\/\S+/g, "")
+    .replace(/&[a-z]+;/gi, " ");
+  const letters = prose.match(/\p{L}/gu)?.length ?? 0;
+  // Badge rows and ASCII art: few letters for their length.
+  return letters >= 6 && letters >= 0.5 * prose.replace(/\s/g, "").length;
+}
+
+/** The raw comment lines that document the file, by language; `[]` when there are none. */
+function commentLines(file: string, text: string, body: string): string[] {
+  const lang = languageOf(file, text);
+  if (lang === "python") {
+    const doc = /^\s*(?:#.*\n\s*)*(?:[rRuU]?)("""|''')([\s\S]*?)(\1|$)/.exec(body);
+    if (doc?.[2]) return doc[2].split("\n");
+  } else if (lang === "go") {
+    // The package doc comment is the comment right above `package` (a licence header sits apart).
+    const at = /^package\s+\w+/m.exec(body)?.index;
+    if (at === undefined) {
+      // A head read that stops inside a long package doc comment: the comment says it is one.
+      const slashes = /(?:^|\n)((?:[ \t]*\/\/[ \t]*Package[ \t]+\w+\s.*\n?)(?:[ \t]*\/\/.*\n?)*)/.exec(body);
+      if (slashes?.[1]) return slashes[1].split("\n").map((l) => l.trim().replace(/^\/\/\s?/, ""));
+      const block = /(?:^|\n)\/\*\s*(Package[ \t]+\w+\s[\s\S]*?)(?:\*\/|$)/.exec(body);
+      return block?.[1] ? block[1].split("\n") : [];
+    }
+    const before = body.slice(0, at);
+    const slashes = /(?:^|\n)((?:[ \t]*\/\/.*\n)+)$/.exec(before);
+    if (slashes?.[1]) return slashes[1].split("\n").map((l) => l.trim().replace(/^\/\/\s?/, ""));
+    const block = /\/\*([\s\S]*?)\*\/[ \t]*\n$/.exec(before);
+    return block?.[1] ? block[1].split("\n") : [];
+  } else if (lang === "rust") {
+    // The crate's or module's inner doc (`//!` or `/*! */`), after any licence comment and attributes.
+    const inner = /^(?:[ \t]*(?:\/\/(?![!/]).*|#!\[.*\]|)\n)*((?:[ \t]*\/\/!.*\n?)+)/.exec(body);
+    if (inner?.[1]) return inner[1].split("\n").map((l) => l.trim().replace(/^\/\/!\s?/, ""));
+    const block = /^(?:[ \t]*(?:\/\/.*|)\n)*[ \t]*\/\*!([\s\S]*?)\*\//.exec(body);
+    if (block?.[1]) return block[1].split("\n");
+  } else if (lang === "classes") {
+    // The doc comment of the first type declared (a licence banner usually opens the file).
+    const javadoc =
+      /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*(?:@\w+(?:\([^)]*\))?\s*)*(?:(?:public|protected|private|abstract|final|static|sealed|open|data|internal|partial)\s+)*(?:class|interface|enum|record|object|struct|@interface)\s/.exec(
+        body,
+      );
+    if (javadoc?.[1]) return javadoc[1].split("\n");
+  }
+  if (lang === "other") return [];
+  const block = /^\s*\/\*[*!]?([\s\S]*?)\*\//.exec(body);
+  const slashes = /^\s*((?:\/\/.*\n?)+)/.exec(body);
+  const hashes = /^\s*((?:#.*\n?)+)/.exec(body);
+  if (block?.[1] && lang !== "python" && lang !== "shell") return block[1].split("\n");
+  if (slashes?.[1] && lang !== "python" && lang !== "shell")
+    return slashes[1].split("\n").map((l) => l.trim().replace(/^\/\/[/!]?\s?/, ""));
+  if (hashes?.[1] && (lang === "python" || lang === "shell"))
+    return hashes[1].split("\n").map((l) => l.trim().replace(/^#+\s?/, ""));
+  return [];
+}
+
+/**
+ * The file's leading doc comment, as one sentence-ish line: the first paragraph that describes the file —
+ * licence headers, banners, badge rows, tool directives and reStructuredText titles left out.
+ */
+export function docComment(file: string, text: string): string | undefined {
+  const body = text.replace(/^\uFEFF/, "").replace(/^#!.*\n/, "");
+  const paragraphs = commentParagraphs(commentLines(file, text, body))
+    .map((lines) => lines.filter((l) => !DIRECTIVE.test(l)))
+    .filter((lines) => lines.length > 0);
+  for (const [index, lines] of paragraphs.entries()) {
+    const joined = lines
+      .join(" ")
+      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+      .replace(/\s+/g, " ")
+      .trim();
+    if (!describes(joined)) continue;
+    // A lone word (a banner's module name) says nothing; text without spaces (Chinese) may still.
+    const oneWord = !/\s/.test(joined) && !/\p{Script=Han}/u.test(joined);
+    if (joined.length < 8 || oneWord) continue;
+    // A title over an underline (`requests.api` / `~~~~`) when a paragraph follows: the paragraph says more.
+    if (
+      lines.length === 1 &&
+      !/[.!?:]$/.test(joined) &&
+      index + 1 < paragraphs.length &&
+      wasUnderlined(file, text, joined)
+    )
+      continue;
+    return joined;
+  }
+  return undefined;
+}
+
+/** Whether `line` stands over an underline (`===`, `~~~`, `---`) in the text. */
+function wasUnderlined(_file: string, text: string, line: string): boolean {
+  const at = text.indexOf(line);
+  if (at === -1) return false;
+  const next =
+    text
+      .slice(at + line.length)
+      .split("\n")[1]
+      ?.trim() ?? "";
+  return /^([=~\-^*#])\1{2,}$/.test(next);
 }
 
 function clip(text: string): string {
@@ -181,7 +270,7 @@ function readmeLine(text: string): string {
  */
 export function summarizeFile(file: string, text: string, readLines?: number): string {
   const base = file.split("/").at(-1) ?? file;
-  const manifest = parseManifest(base, text);
+  const manifest = parseManifest(file, text);
   if (manifest) return clip(describeManifest(manifest));
   if (README_NAME.test(base) || MARKUP_NAME.test(base)) return clip(readmeLine(text));
   if (/^dockerfile$|\.dockerfile$/i.test(base)) return clip(dockerfileLine(text));
@@ -217,6 +306,8 @@ export function summarizeFile(file: string, text: string, readLines?: number): s
   if (heading && languageOf(file, text) === "other") return clip(heading.trim());
   const first = text
     .replace(/^#!.*\n/, "")
+    // A leading block comment (a banner) is not how the file starts, for a reader.
+    .replace(/^\s*\/\*[\s\S]*?\*\/\s*/, "")
     .split("\n")
     .find((line) => {
       const t = line.trim();
