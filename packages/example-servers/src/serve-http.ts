@@ -397,10 +397,9 @@ export async function serveHttp(
     const parsed = await readJson(req, res);
     if (!parsed) return;
     const { body } = parsed;
-    const request = new Request(`http://${req.headers.host ?? "localhost"}/mcp`, {
-      method: "POST",
-      headers: webHeaders(req),
-    });
+    // Only the headers and the parsed body matter to the classification (the Host was checked above; a
+    // fixed URL keeps an odd one from failing the Request's construction).
+    const request = new Request("http://localhost/mcp", { method: "POST", headers: webHeaders(req) });
     if (!(await isLegacyRequest(request, body, { maxRequestBodySize: maxBody }))) {
       if (closing) return rpcError(res, 503, -32000, "The server is shutting down", {}, requestIdOf(body));
       counters.statelessRequests++;
