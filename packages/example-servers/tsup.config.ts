@@ -14,10 +14,16 @@ const binBase: Options = {
   clean: false,
   sourcemap: true,
   minify: true,
-  // The SDK and zod (MIT) are bundled; pg and the WebAssembly packages stay external: PGlite and
-  // libpg-query load their .wasm/.data files next to their own modules, and PGlite is started in a
-  // worker thread by its resolved path.
-  noExternal: [/^@modelcontextprotocol\/sdk(\/|$)/, /^zod(\/|$)/],
+  // The SDK (server, core, the node:http adapter and the hono packages it converts requests with) and
+  // zod (all MIT) are bundled; pg and the WebAssembly packages stay external: PGlite and libpg-query
+  // load their .wasm/.data files next to their own modules, and PGlite is started in a worker thread by
+  // its resolved path.
+  noExternal: [
+    /^@modelcontextprotocol\/(server|core|node)(\/|$)/,
+    /^zod(\/|$)/,
+    /^hono(\/|$)/,
+    /^@hono\/node-server(\/|$)/,
+  ],
   external: ["pg", "libpg-query", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

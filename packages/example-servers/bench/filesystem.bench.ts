@@ -9,8 +9,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Figures, formatRatio, heading, printFigure, printTable, summarize } from "@agentforge/bench";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const require = createRequire(import.meta.url);
 const ours = require
@@ -101,9 +101,12 @@ async function measure(
   for (let i = -1; i < samples; i++) {
     for (const [index, server] of servers.entries()) {
       const started = performance.now();
-      const result = await server.client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: 300_000,
-      });
+      const result = await server.client.callTool(
+        { name: tool, arguments: args },
+        {
+          timeout: 300_000,
+        },
+      );
       const elapsed = performance.now() - started;
       if (result.isError) throw new Error(`${server.name} ${tool} failed: ${JSON.stringify(result.content)}`);
       if (i >= 0) times[index]?.push(elapsed);

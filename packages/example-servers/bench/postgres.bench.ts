@@ -16,8 +16,8 @@ import {
   summarize,
 } from "@agentforge/bench";
 import { checkReadOnlySql } from "@agentforge/example-servers";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import pg from "pg";
 import { SAMPLE_SCHEMA_SQL } from "../src/postgres/internal/sample-schema.js";
 
@@ -56,10 +56,9 @@ async function connect(kind: "ours" | "official", name: string, url: string | un
       kind === "ours"
         ? await client.callTool(
             { name: "execute_query", arguments: { sql, ...(maxRows ? { max_rows: maxRows } : {}) } },
-            undefined,
             { timeout: 600_000 },
           )
-        : await client.callTool({ name: "query", arguments: { sql } }, undefined, { timeout: 600_000 });
+        : await client.callTool({ name: "query", arguments: { sql } }, { timeout: 600_000 });
     if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content).slice(0, 300)}`);
     return textLength(result);
   };

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { compare, formatRatio, heading, printFigure, printTable, summarize } from "@agentforge/bench";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const require = createRequire(import.meta.url);
 const ours = require

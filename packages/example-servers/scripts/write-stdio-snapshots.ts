@@ -6,8 +6,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LATEST_PROTOCOL_VERSION,
+  type McpServer,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
 import { createFilesystemServer } from "../src/filesystem/create-filesystem-server.js";
 import { createLocalToolsServer } from "../src/local-tools/create-local-tools-server.js";
 import { createPostgresServer } from "../src/postgres/create-postgres-server.js";
@@ -36,17 +39,22 @@ try {
     ],
     ["src/postgres/tools-snapshot.ts", "POSTGRES_TOOLS_SNAPSHOT", () => createPostgresServer()],
   ];
+  let modern: unknown;
   for (const [file, constant, create] of servers) {
-    const { initialize, toolsList } = await capture(create(), LATEST_PROTOCOL_VERSION);
+    const { initialize, discover, toolsList } = await capture(create, LATEST_PROTOCOL_VERSION);
     const { serverInfo, capabilities, instructions } = initialize as {
       serverInfo: { name: string };
       capabilities: Record<string, unknown>;
       instructions?: string;
     };
+    // The fronts answer neither instructions nor anything but the tools: a server that grows them needs
+    // the front (serve-stdio-lazily.ts) taught first.
+    if (instructions !== undefined) throw new Error(`${serverInfo.name} has instructions: see the comment`);
+    modern ??= discover.supportedVersions;
     const data = {
       name: serverInfo.name,
       capabilities,
-      ...(instructions ? { instructions } : {}),
+      discoverCapabilities: discover.capabilities,
       tools: toolsList.tools,
     };
     writeFileSync(
@@ -57,7 +65,7 @@ try {
   }
   writeFileSync(
     join(here, "src/internal/protocol-versions.ts"),
-    `${HEADER}\n/** The SDK's latest protocol version and every version it accepts (initialize's negotiation). */\nexport const PROTOCOL_VERSIONS = ${JSON.stringify({ latest: LATEST_PROTOCOL_VERSION, supported: SUPPORTED_PROTOCOL_VERSIONS }, null, 2)};\n`,
+    `${HEADER}import type { ProtocolVersions } from "./serve-stdio-lazily.js";\n\n/**\n * The SDK's protocol versions: for 2025-era initialize, the latest and every version it accepts; the\n * 2026-era revisions it serves with the per-request envelope (server/discover's supportedVersions).\n */\nexport const PROTOCOL_VERSIONS: ProtocolVersions = ${JSON.stringify({ latest: LATEST_PROTOCOL_VERSION, supported: SUPPORTED_PROTOCOL_VERSIONS, modern }, null, 2)};\n`,
   );
   written.push("src/internal/protocol-versions.ts");
 } finally {

@@ -1,9 +1,13 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type McpServer,
+} from "@modelcontextprotocol/server";
 import { clientKeyOf } from "./internal/client-key.js";
 import { JsonDepthScanner } from "./internal/json-depth-scanner.js";
 import { type SessionEntry, SessionTable } from "./internal/session-table.js";
@@ -71,6 +75,13 @@ export interface HttpServerStats {
   bodiesTooLarge: number;
   /** Of `bodiesRefused`: nested deeper than `maxJsonDepth` (400). */
   bodiesTooDeep: number;
+  /** 2026-07-28 requests handed to the protocol layer, each served by a server of its own (no session). */
+  statelessRequests: number;
+  /**
+   * Of `statelessRequests`: refused with an HTTP error status by the protocol layer (malformed `_meta`,
+   * header/body mismatch, unsupported version, removed or unknown method...), each with its JSON-RPC error.
+   */
+  statelessRefused: number;
 }
 
 /** A running Streamable HTTP server. */
@@ -79,7 +90,7 @@ export interface HttpServerHandle {
   url: string;
   /** The underlying Node HTTP server. */
   server: Server;
-  /** Number of open MCP sessions. */
+  /** Number of open MCP sessions (of 2025-era clients: 2026-07-28 clients open none). */
   sessionCount(): number;
   /** Counters: sessions opened, evicted, expired, refused; request bodies refused. */
   stats(): HttpServerStats;
@@ -90,7 +101,7 @@ export interface HttpServerHandle {
 /** What the session table holds per session; filled in while `initialize` is handled. */
 interface SessionSlot {
   server?: McpServer;
-  transport?: StreamableHTTPServerTransport;
+  transport?: NodeStreamableHTTPServerTransport;
 }
 
 const DEFAULTS = {
@@ -123,8 +134,9 @@ function rpcError(
   code: number,
   message: string,
   headers?: Record<string, string>,
+  id: string | number | null = null,
 ) {
-  sendJson(res, status, { jsonrpc: "2.0", error: { code, message }, id: null }, headers);
+  sendJson(res, status, { jsonrpc: "2.0", error: { code, message }, id }, headers);
 }
 
 /** A whole number option, checked once at start so a typo fails loudly instead of disabling a guard. */
@@ -219,13 +231,39 @@ function hasRealMessage(body: unknown): boolean {
   return messages.some((m) => m !== null && typeof m === "object" && !isInitializeRequest(m));
 }
 
+/** The headers of a Node.js request as web `Headers` (what the SDK's request classification reads). */
+function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
+
+/** The id of a single JSON-RPC request, so that an error about it names it (null for anything else). */
+function requestIdOf(body: unknown): string | number | null {
+  if (body === null || typeof body !== "object" || Array.isArray(body) || !("id" in body)) return null;
+  const { id } = body as { id: unknown };
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}
+
 /**
- * Serve MCP over Streamable HTTP at `/mcp`, one `McpServer` per session (so per-session state such as
- * sequential-thinking's history never leaks between clients). Guards, in the order a request meets
- * them: Host and Origin checks against DNS rebinding, bearer token, Content-Type, session lookup (an
- * unknown session gets 404 before its body is read), body size limit and JSON nesting limit (checked
- * while the body streams in, before it is parsed), then the session table's caps: see
- * `ServeHttpOptions` for the limits and their defaults.
+ * Serve MCP over Streamable HTTP at `/mcp`, to clients of both protocol eras on the one endpoint:
+ *
+ * - 2025-era clients (`initialize`, protocol 2025-11-25 and earlier) get a session (`Mcp-Session-Id`)
+ *   with one `McpServer` of its own, so per-session state such as sequential-thinking's history never
+ *   leaks between clients; the session table's limits apply to them.
+ * - 2026-07-28 clients (per-request `_meta`, no session) are served statelessly: every request by a
+ *   server of its own from `createMcpServer`, with nothing kept between requests, so several processes
+ *   behind a load balancer without session affinity serve them alike.
+ *
+ * Guards, in the order a request meets them: Host and Origin checks against DNS rebinding, bearer
+ * token, Content-Type, session lookup (an unknown session gets 404 before its body is read), body size
+ * limit and JSON nesting limit (checked while the body streams in, before it is parsed), then the era:
+ * the session table's caps for a 2025 `initialize`, the SDK's per-request checks (`_meta`, the
+ * `MCP-Protocol-Version` header against the body, supported versions, removed methods) for 2026-07-28.
+ * See `ServeHttpOptions` for the limits and their defaults.
  */
 export async function serveHttp(
   createMcpServer: () => McpServer | Promise<McpServer>,
@@ -256,6 +294,8 @@ export async function serveHttp(
     bodiesTooLarge: 0,
     bodiesTooDeep: 0,
     bodiesInvalidJson: 0,
+    statelessRequests: 0,
+    statelessRefused: 0,
   };
   const closeSlot = (slot: SessionSlot) => slot.server?.close().catch(() => undefined);
   const sessions = new SessionTable<SessionSlot>(
@@ -333,14 +373,65 @@ export async function serveHttp(
     }
   };
 
-  const openSession = async (req: IncomingMessage, res: ServerResponse, clientKey: string | undefined) => {
+  // 2026-07-28: the SDK's per-request entry, strict (2025-era traffic never reaches it: it is routed to
+  // the sessions above). It checks the `_meta` envelope, the standard headers against the body and the
+  // version, refuses removed and unknown methods, and builds one server per request.
+  const stateless = createMcpHandler(() => createMcpServer(), {
+    legacy: "reject",
+    maxRequestBodySize: maxBody,
+    onerror: (error) => {
+      // A refused request was answered with its JSON-RPC error, and is counted below by its status; the
+      // entry reports it here too (as "Rejected inbound request (...)"). Anything else is a fault.
+      if (!error.message.startsWith("Rejected inbound request")) {
+        process.stderr.write(`HTTP (2026-07-28) request failed: ${error.message}\n`);
+      }
+    },
+  });
+  const serveStateless = toNodeHandler(stateless, {
+    maxRequestBodySize: maxBody,
+    onerror: (error) => process.stderr.write(`HTTP (2026-07-28) request failed: ${error.message}\n`),
+  });
+
+  /** A POST without a session: a 2026-07-28 request, or a 2025-era `initialize` opening one. */
+  const postWithoutSession = async (req: IncomingMessage, res: ServerResponse) => {
     const parsed = await readJson(req, res);
     if (!parsed) return;
     const { body } = parsed;
+    // Only the headers and the parsed body matter to the classification (the Host was checked above; a
+    // fixed URL keeps an odd one from failing the Request's construction).
+    const request = new Request("http://localhost/mcp", { method: "POST", headers: webHeaders(req) });
+    if (!(await isLegacyRequest(request, body, { maxRequestBodySize: maxBody }))) {
+      if (closing) return rpcError(res, 503, -32000, "The server is shutting down", {}, requestIdOf(body));
+      counters.statelessRequests++;
+      await serveStateless(req, res, body);
+      if (res.statusCode >= 400) counters.statelessRefused++;
+      return;
+    }
     const initialize = Array.isArray(body)
       ? body.some((m) => isInitializeRequest(m))
       : isInitializeRequest(body);
-    if (!initialize) return rpcError(res, 400, -32000, "Bad request: no session id; send initialize first");
+    if (!initialize) {
+      return rpcError(
+        res,
+        400,
+        -32000,
+        "Bad request: no Mcp-Session-Id; send initialize first (2025-11-25 and earlier), or per-request _meta (2026-07-28)",
+        {},
+        requestIdOf(body),
+      );
+    }
+    const clientKey = clientKeyOf(req.socket.remoteAddress);
+    const admission = sessions.canAdmit(clientKey);
+    if (admission !== true) return refuseSession(res, admission);
+    return openSession(req, res, clientKey, body);
+  };
+
+  const openSession = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    clientKey: string | undefined,
+    body: unknown,
+  ) => {
     if (closing) return rpcError(res, 503, -32000, "The server is shutting down");
     const id = randomUUID();
     const slot: SessionSlot = {};
@@ -350,7 +441,7 @@ export async function serveHttp(
     let initialized = false;
     try {
       slot.server = await createMcpServer();
-      const transport = new StreamableHTTPServerTransport({
+      const transport = new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: () => id,
         onsessioninitialized: () => {
           initialized = true;
@@ -407,10 +498,7 @@ export async function serveHttp(
         if (!entry) return rpcError(res, 404, -32001, "Session not found; initialize a new session");
         return postToSession(req, res, entry);
       }
-      const clientKey = clientKeyOf(req.socket.remoteAddress);
-      const admission = sessions.canAdmit(clientKey);
-      if (admission !== true) return refuseSession(res, admission);
-      return openSession(req, res, clientKey);
+      return postWithoutSession(req, res);
     }
     if (req.method === "GET" || req.method === "DELETE") {
       const entry = sessionId ? sessions.get(sessionId) : undefined;
@@ -473,11 +561,13 @@ export async function serveHttp(
       bodiesRefused: counters.bodiesTooLarge + counters.bodiesTooDeep + counters.bodiesInvalidJson,
       bodiesTooLarge: counters.bodiesTooLarge,
       bodiesTooDeep: counters.bodiesTooDeep,
+      statelessRequests: counters.statelessRequests,
+      statelessRefused: counters.statelessRefused,
     }),
     async close() {
       closing = true;
       clearInterval(sweeper);
-      await Promise.all(sessions.clear().map((entry) => closeSlot(entry.value)));
+      await Promise.all([stateless.close(), ...sessions.clear().map((entry) => closeSlot(entry.value))]);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

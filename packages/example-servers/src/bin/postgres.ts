@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { UsageError } from "../internal/parse-cli.js";
 import { runServerCli } from "../internal/run-server-cli.js";
 import { postgresSnapshot } from "../internal/stdio-snapshots.js";
@@ -98,18 +98,21 @@ void runServerCli({
       // One client: its server opens the database on the first tool call (pg, PGlite and the SQL parser
       // load then), so initialize and tools/list are answered at once; an unreachable database is that
       // call's tool error, as for every later call.
-      let server: McpServer | undefined;
+      // A connection normally has one server; a client that probes with server/discover and falls
+      // back to initialize has two (the probe's never opens its database). All are closed at exit.
+      const servers: McpServer[] = [];
       let closeOwnDatabase: ((server: McpServer) => Promise<void>) | undefined;
       return {
         create: async () => {
           const loaded = await import("../postgres/create-postgres-server.js");
           closeOwnDatabase = loaded.closeOwnDatabase;
-          server = loaded.createPostgresServer(options);
+          const server = loaded.createPostgresServer(options);
+          servers.push(server);
           return server;
         },
         describe: `database: ${describeLocation(resolved.location)}`,
         close: async () => {
-          if (server) await closeOwnDatabase?.(server);
+          await Promise.all(servers.map((server) => closeOwnDatabase?.(server)));
         },
         stdioSnapshot: postgresSnapshot(resolved.limits),
       };

@@ -8,7 +8,8 @@ void runServerCli({
   version: VERSION,
   summary: "MCP server with the sequentialthinking tool (step-by-step reflective problem solving)",
   details: [
-    "Each stdio connection and each HTTP session keeps its own thought history.",
+    "Each stdio connection and each 2025-era HTTP session keeps its own thought history;",
+    "over HTTP, a 2026-07-28 client (stateless) gets none across requests.",
     "Set DISABLE_THOUGHT_LOGGING=true to stop logging thoughts on stderr.",
   ],
   async prepare() {

@@ -1,8 +1,8 @@
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { LazyJsonSchemaValidator } from "../internal/lazy-json-schema-validator.js";
+import { SERVER_OPTIONS } from "../internal/server-options.js";
 import { VERSION } from "../internal/version.js";
 import { directoryTree } from "./directory-tree.js";
 import {
@@ -49,7 +49,7 @@ const MIME_TYPES: Record<string, string> = {
 
 const NOTE_RESERVE = 512;
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
-const textOutput = { content: z.string() };
+const textOutput = z.object({ content: z.string() });
 
 const textResult = (text: string) => ({
   content: [{ type: "text" as const, text }],
@@ -131,10 +131,7 @@ function readTextFile(
  * Tools, schemas and result shapes are those of the official reference server's read-only tools.
  */
 export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits): McpServer {
-  const server = new McpServer(
-    { name: "agentforge-filesystem", version: VERSION },
-    { jsonSchemaValidator: new LazyJsonSchemaValidator() },
-  );
+  const server = new McpServer({ name: "agentforge-filesystem", version: VERSION }, SERVER_OPTIONS);
   const limit = limits.maxResponseBytes;
 
   const readTextHandler = async (args: {
@@ -154,11 +151,11 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       throw failure(error, args.path);
     }
   };
-  const readTextInput = {
+  const readTextInput = z.object({
     path: z.string().describe("File to read (absolute, or relative to the first allowed directory)"),
     tail: z.number().optional().describe("If given, return only the last N lines of the file"),
     head: z.number().optional().describe("If given, return only the first N lines of the file"),
-  };
+  });
 
   server.registerTool(
     "read_file",
@@ -192,8 +189,8 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
     {
       title: "Read Media File",
       description: readMediaFileDescription(limits.maxMediaBytes),
-      inputSchema: { path: z.string().describe("File to read") },
-      outputSchema: {
+      inputSchema: z.object({ path: z.string().describe("File to read") }),
+      outputSchema: z.object({
         content: z.array(
           z.union([
             z.object({ type: z.enum(["image", "audio"]), data: z.string(), mimeType: z.string() }),
@@ -203,7 +200,7 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
             }),
           ]),
         ),
-      },
+      }),
       annotations: READ_ONLY,
     },
     async (args) => {
@@ -244,9 +241,9 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       description:
         "Read several text files at once; each comes back under its path, separated by '---'. A file that cannot be read gives an error line " +
         "for that file only. The whole response is capped; files beyond the cap are listed as not shown.",
-      inputSchema: {
+      inputSchema: z.object({
         paths: z.array(z.string()).min(1).describe("Files to read, each inside the allowed directories"),
-      },
+      }),
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
@@ -291,7 +288,7 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       title: "List Directory",
       description:
         "List the entries of a directory inside the allowed directories, one per line, marked [DIR] or [FILE] (symlinks are listed as [FILE] and never followed).",
-      inputSchema: { path: z.string().describe("Directory to list") },
+      inputSchema: z.object({ path: z.string().describe("Directory to list") }),
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
@@ -304,14 +301,14 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       title: "List Directory with Sizes",
       description:
         "List the entries of a directory with [DIR]/[FILE] markers and file sizes, sorted by name or by size (largest first), followed by totals.",
-      inputSchema: {
+      inputSchema: z.object({
         path: z.string().describe("Directory to list"),
         sortBy: z
           .enum(["name", "size"])
           .optional()
           .default("name")
           .describe("Sort entries by name or by size"),
-      },
+      }),
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
@@ -329,22 +326,22 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
         "Recursive tree of a directory as JSON (2-space indented): each entry has 'name' and 'type' (file/directory), directories a 'children' array. " +
         "Symlinks are listed as files and never followed. 'excludePatterns' (globs, or plain names matched at any depth) skip entries and everything below them. " +
         "Large trees are cut at the response limit with a note giving the number of entries left out.",
-      inputSchema: {
+      inputSchema: z.object({
         path: z.string().describe("Directory to start from"),
         excludePatterns: z
           .array(z.string())
           .optional()
           .default([])
           .describe("Glob patterns or names to leave out"),
-      },
+      }),
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
-    async (args, extra) => {
+    async (args, ctx) => {
       const excludePatterns = checkPatterns(args.excludePatterns ?? []);
       const target = sandbox.resolve(args.path);
       return textResult(
-        await patternErrors(directoryTree(sandbox, target, excludePatterns, limit, extra.signal)),
+        await patternErrors(directoryTree(sandbox, target, excludePatterns, limit, ctx.mcpReq.signal)),
       );
     },
   );
@@ -356,19 +353,21 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       description:
         "Find files and directories whose path relative to 'path' matches a glob 'pattern' ('*.ts' for the top level, '**/*.ts' at any depth, " +
         "'{a,b}', '[abc]', '?'). Returns full paths, one per line. 'excludePatterns' are globs skipped before descending. Symlinks are never followed.",
-      inputSchema: {
+      inputSchema: z.object({
         path: z.string().describe("Directory to search in"),
         pattern: z.string().describe("Glob matched against paths relative to 'path'"),
         excludePatterns: z.array(z.string()).optional().default([]).describe("Globs to skip"),
-      },
+      }),
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
-    async (args, extra) => {
+    async (args, ctx) => {
       const excludePatterns = checkPatterns(args.excludePatterns ?? []);
       const target = sandbox.resolve(args.path);
       return textResult(
-        await patternErrors(searchFiles(sandbox, target, args.pattern, excludePatterns, limit, extra.signal)),
+        await patternErrors(
+          searchFiles(sandbox, target, args.pattern, excludePatterns, limit, ctx.mcpReq.signal),
+        ),
       );
     },
   );
@@ -379,7 +378,7 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       title: "Get File Info",
       description:
         "Metadata of a file or directory inside the allowed directories: size, created, modified and accessed times, type and permissions.",
-      inputSchema: { path: z.string().describe("File or directory") },
+      inputSchema: z.object({ path: z.string().describe("File or directory") }),
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
@@ -408,7 +407,7 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       title: "List Allowed Directories",
       description:
         "The directories this server may read (their real paths). Everything below them is readable; nothing else is. Relative paths resolve against the first.",
-      inputSchema: {},
+      inputSchema: z.object({}),
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },

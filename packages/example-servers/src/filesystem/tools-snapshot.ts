@@ -6,7 +6,12 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
   name: "agentforge-filesystem",
   capabilities: {
     tools: {
-      listChanged: true,
+      listChanged: false,
+    },
+  },
+  discoverCapabilities: {
+    tools: {
+      listChanged: false,
     },
   },
   tools: [
@@ -16,8 +21,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Read a text file. Deprecated alias of read_text_file, kept for existing prompts; use read_text_file.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           path: {
             type: "string",
@@ -38,11 +43,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {
@@ -59,8 +61,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Read a file inside the allowed directories as UTF-8 text. Use 'head' for the first N lines or 'tail' for the last N lines (not both); only those lines are read from disk. Large files are cut at the response limit with a note. Binary files are refused: use read_media_file.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           path: {
             type: "string",
@@ -81,11 +83,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {
@@ -102,8 +101,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Read a file inside the allowed directories and return it base64-encoded with its MIME type: images and audio as image/audio content, anything else as an embedded resource. Files over 2 MiB are refused.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           path: {
             type: "string",
@@ -116,11 +115,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {
@@ -185,8 +181,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Read several text files at once; each comes back under its path, separated by '---'. A file that cannot be read gives an error line for that file only. The whole response is capped; files beyond the cap are listed as not shown.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           paths: {
             minItems: 1,
@@ -203,11 +199,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {
@@ -224,8 +217,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "List the entries of a directory inside the allowed directories, one per line, marked [DIR] or [FILE] (symlinks are listed as [FILE] and never followed).",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           path: {
             type: "string",
@@ -238,11 +231,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {
@@ -259,8 +249,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "List the entries of a directory with [DIR]/[FILE] markers and file sizes, sorted by name or by size (largest first), followed by totals.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           path: {
             type: "string",
@@ -279,11 +269,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {
@@ -300,8 +287,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Recursive tree of a directory as JSON (2-space indented): each entry has 'name' and 'type' (file/directory), directories a 'children' array. Symlinks are listed as files and never followed. 'excludePatterns' (globs, or plain names matched at any depth) skip entries and everything below them. Large trees are cut at the response limit with a note giving the number of entries left out.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           path: {
             type: "string",
@@ -322,11 +309,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {
@@ -343,8 +327,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Find files and directories whose path relative to 'path' matches a glob 'pattern' ('*.ts' for the top level, '**/*.ts' at any depth, '{a,b}', '[abc]', '?'). Returns full paths, one per line. 'excludePatterns' are globs skipped before descending. Symlinks are never followed.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           path: {
             type: "string",
@@ -369,11 +353,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {
@@ -390,8 +371,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Metadata of a file or directory inside the allowed directories: size, created, modified and accessed times, type and permissions.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           path: {
             type: "string",
@@ -404,11 +385,8 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {
@@ -425,19 +403,16 @@ export const FILESYSTEM_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "The directories this server may read (their real paths). Everything below them is readable; nothing else is. Relative paths resolve against the first.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {},
       },
       annotations: {
         readOnlyHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           content: {

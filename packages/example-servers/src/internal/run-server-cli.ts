@@ -1,22 +1,26 @@
 // The main() of every server bin: parse flags, serve stdio or HTTP, shut down cleanly.
-// It loads the SDK only when needed: over stdio, a bin with a snapshot answers initialize and tools/list
-// from it and loads the SDK and its tools at the first other message (see serve-stdio-lazily.ts).
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// It loads the SDK only when needed: over stdio, a bin with a snapshot answers the opening messages of
+// either protocol era (initialize, server/discover, tools/list) from it and loads the SDK and its tools
+// at the first other message (see serve-stdio-lazily.ts).
+import type { McpServer } from "@modelcontextprotocol/server";
 import { httpLimitsFromEnv } from "./http-env.js";
 import { type CliRequest, type CliSpec, parseCli, UsageError, usage } from "./parse-cli.js";
 import { type StdioSnapshot, serveStdioLazily } from "./serve-stdio-lazily.js";
 
 /** What a bin prepares from its arguments before serving. */
 export interface PreparedServer {
-  /** Called once for stdio, once per session for HTTP. */
+  /**
+   * Builds a server: over stdio once per connection (twice when a client probes with server/discover
+   * and falls back to initialize), over HTTP once per 2025-era session and once per 2026-07-28 request.
+   */
   create: () => McpServer | Promise<McpServer>;
   /** Extra line printed on stderr at start, e.g. the allowed roots. */
   describe?: string;
   /** Releases what `prepare` acquired (pools, embedded databases). */
   close?: () => Promise<void>;
   /**
-   * What the stdio front answers before `create` is called (initialize, tools/list). Without it, stdio
-   * loads the server at start.
+   * What the stdio front answers before `create` is called (initialize, server/discover, tools/list).
+   * Without it, stdio loads the server at start.
    */
   stdioSnapshot?: StdioSnapshot;
 }
@@ -81,13 +85,22 @@ export async function runServerCli(
       const { stdioSnapshot } = prepared;
       const handle = stdioSnapshot
         ? serveStdioLazily(stdioSnapshot, async (input) => {
-            const [{ StdioServerTransport }, server] = await Promise.all([
+            // The SDK and the server's own modules load side by side; the first server built serves the
+            // connection (the entry asks for it as the first replayed message arrives).
+            let first: Promise<McpServer> | undefined = Promise.resolve(prepared.create());
+            const [{ StdioServerTransport, serveStdio, reportStdioError }] = await Promise.all([
               import("./sdk-stdio.js"),
-              prepared.create(),
+              first,
             ]);
-            return { server, transport: new StdioServerTransport(input, process.stdout) };
+            const create = () => {
+              const server = first ?? prepared.create();
+              first = undefined;
+              return server;
+            };
+            const transport = new StdioServerTransport(input, process.stdout);
+            return { transport, serve: () => serveStdio(create, { transport, onerror: reportStdioError }) };
           })
-        : await (await import("../serve-stdio.js")).serveStdio(await prepared.create());
+        : await (await import("../serve-stdio.js")).serveStdio(prepared.create);
       closeServing = () => handle.close();
       process.stderr.write(
         `${banner}: ready on stdio${prepared.describe ? ` (${prepared.describe})` : ""}\n`,

@@ -1,2 +1,3 @@
-// The SDK's stdio transport, as its own lazily loaded module of the bins (see tsup.config.ts).
-export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// The SDK's stdio entry and transport, as their own lazily loaded module of the bins (see tsup.config.ts).
+export { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
+export { reportStdioError } from "../serve-stdio.js";

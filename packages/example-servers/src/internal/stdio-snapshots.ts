@@ -16,11 +16,14 @@ import { PROTOCOL_VERSIONS } from "./protocol-versions.js";
 import type { StdioSnapshot } from "./serve-stdio-lazily.js";
 import { VERSION } from "./version.js";
 
-/** A server's `initialize` (without version negotiation) and `tools/list` results, as generated. */
+/**
+ * A server's `initialize` (without version negotiation), `server/discover` capabilities and
+ * `tools/list` results, as generated.
+ */
 export interface ToolsSnapshot {
   name: string;
   capabilities: Record<string, unknown>;
-  instructions?: string;
+  discoverCapabilities: Record<string, unknown>;
   tools: Record<string, unknown>[];
 }
 
@@ -46,8 +49,8 @@ function build(data: ToolsSnapshot, adjust?: (tools: Tool[]) => void): StdioSnap
     initialize: {
       capabilities: data.capabilities,
       serverInfo: { name: data.name, version: VERSION },
-      ...(data.instructions ? { instructions: data.instructions } : {}),
     },
+    discoverCapabilities: data.discoverCapabilities,
     toolsList: { tools },
     protocolVersions: PROTOCOL_VERSIONS,
   };

@@ -1,5 +1,6 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { SERVER_OPTIONS } from "../internal/server-options.js";
 import { VERSION } from "../internal/version.js";
 
 /** Options of `createLocalToolsServer`. */
@@ -68,7 +69,7 @@ export function countWords(text: string): { words: number; characters: number; l
  */
 export function createLocalToolsServer(options: LocalToolsServerOptions = {}): McpServer {
   const now = options.now ?? (() => new Date());
-  const server = new McpServer({ name: "agentforge-local-tools", version: VERSION });
+  const server = new McpServer({ name: "agentforge-local-tools", version: VERSION }, SERVER_OPTIONS);
 
   server.registerTool(
     "current_time",
@@ -76,15 +77,15 @@ export function createLocalToolsServer(options: LocalToolsServerOptions = {}): M
       title: "Current time",
       description:
         "The current date and time, in UTC or in the IANA time zone given (e.g. Europe/Paris, America/New_York).",
-      inputSchema: {
+      inputSchema: z.object({
         timezone: z.string().min(1).optional().describe("IANA time zone name; default UTC"),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         iso: z.string().describe("local time, ISO 8601 with offset"),
         utc: z.string().describe("the same instant in UTC, ISO 8601"),
         timezone: z.string(),
         unixMs: z.number().describe("milliseconds since the Unix epoch"),
-      },
+      }),
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
     },
     async ({ timezone }) => {
@@ -116,7 +117,7 @@ export function createLocalToolsServer(options: LocalToolsServerOptions = {}): M
     {
       title: "Echo",
       description: "Returns the text it was given, unchanged. Useful to test a connection.",
-      inputSchema: { text: z.string().describe("text to return") },
+      inputSchema: z.object({ text: z.string().describe("text to return") }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ text }) => ({ content: [{ type: "text", text }] }),
@@ -128,8 +129,12 @@ export function createLocalToolsServer(options: LocalToolsServerOptions = {}): M
       title: "Word count",
       description:
         "Counts words (Unicode-aware: words in any script, including CJK and Thai), user-perceived characters and lines.",
-      inputSchema: { text: z.string().describe("text to count") },
-      outputSchema: { words: z.number().int(), characters: z.number().int(), lines: z.number().int() },
+      inputSchema: z.object({ text: z.string().describe("text to count") }),
+      outputSchema: z.object({
+        words: z.number().int(),
+        characters: z.number().int(),
+        lines: z.number().int(),
+      }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ text }) => {

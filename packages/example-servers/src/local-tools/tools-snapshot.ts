@@ -6,7 +6,12 @@ export const LOCAL_TOOLS_SNAPSHOT: ToolsSnapshot = {
   name: "agentforge-local-tools",
   capabilities: {
     tools: {
-      listChanged: true,
+      listChanged: false,
+    },
+  },
+  discoverCapabilities: {
+    tools: {
+      listChanged: false,
     },
   },
   tools: [
@@ -16,8 +21,8 @@ export const LOCAL_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "The current date and time, in UTC or in the IANA time zone given (e.g. Europe/Paris, America/New_York).",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           timezone: {
             description: "IANA time zone name; default UTC",
@@ -31,11 +36,8 @@ export const LOCAL_TOOLS_SNAPSHOT: ToolsSnapshot = {
         idempotentHint: false,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           iso: {
@@ -63,8 +65,8 @@ export const LOCAL_TOOLS_SNAPSHOT: ToolsSnapshot = {
       title: "Echo",
       description: "Returns the text it was given, unchanged. Useful to test a connection.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           text: {
             type: "string",
@@ -78,9 +80,6 @@ export const LOCAL_TOOLS_SNAPSHOT: ToolsSnapshot = {
         idempotentHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
     },
     {
       name: "word_count",
@@ -88,8 +87,8 @@ export const LOCAL_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Counts words (Unicode-aware: words in any script, including CJK and Thai), user-perceived characters and lines.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           text: {
             type: "string",
@@ -103,11 +102,8 @@ export const LOCAL_TOOLS_SNAPSHOT: ToolsSnapshot = {
         idempotentHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           words: {

@@ -1,6 +1,6 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { SERVER_OPTIONS } from "../internal/server-options.js";
 import { VERSION } from "../internal/version.js";
 import { DESCRIBE_TABLE_SQL, LIST_SCHEMAS_SQL, LIST_TABLES_SQL } from "./internal/catalog-queries.js";
 import {
@@ -114,7 +114,7 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
     return opening;
   };
 
-  const server = new McpServer({ name: "agentforge-postgres", version: VERSION });
+  const server = new McpServer({ name: "agentforge-postgres", version: VERSION }, SERVER_OPTIONS);
   if (!shared) {
     const closeDatabase = async () => {
       if (opening) await opening.then((db) => db.close()).catch(() => undefined);
@@ -145,10 +145,10 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
       title: "List schemas",
       description:
         "Lists the database's schemas with owner and comment. System schemas (pg_catalog, information_schema, pg_toast, temporary) only when include_system is true.",
-      inputSchema: {
+      inputSchema: z.object({
         include_system: z.boolean().default(false).describe("also list system schemas"),
-      },
-      outputSchema: { schemas: z.array(schemaEntry) },
+      }),
+      outputSchema: z.object({ schemas: z.array(schemaEntry) }),
       annotations: READ_ONLY,
     },
     async ({ include_system }) => {
@@ -166,10 +166,10 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
       title: "List tables",
       description:
         "Lists the tables, views, materialized views and foreign tables of a schema, with the planner's row estimate and comment.",
-      inputSchema: {
+      inputSchema: z.object({
         schema: z.string().min(1).default("public").describe("schema name (default public)"),
-      },
-      outputSchema: { schema: z.string(), tables: z.array(tableEntry), truncated: z.boolean() },
+      }),
+      outputSchema: z.object({ schema: z.string(), tables: z.array(tableEntry), truncated: z.boolean() }),
       annotations: READ_ONLY,
     },
     async ({ schema }) => {
@@ -194,11 +194,11 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
       title: "Describe a table",
       description:
         "Describes a table, view or materialized view: columns (type, nullability, default, comment), primary key, foreign keys, indexes and comment.",
-      inputSchema: {
+      inputSchema: z.object({
         table: z.string().min(1).describe("table or view name, as stored (case-sensitive, unquoted)"),
         schema: z.string().min(1).default("public").describe("schema name (default public)"),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         schema: z.string(),
         name: z.string(),
         kind: z.string(),
@@ -208,7 +208,7 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
         primaryKey: z.array(z.string()).nullable(),
         foreignKeys: z.array(foreignKeyEntry),
         indexes: z.array(indexEntry),
-      },
+      }),
       annotations: READ_ONLY,
     },
     async ({ table, schema }) => {
@@ -235,7 +235,7 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
     {
       title: "Execute a read-only query",
       description: executeQueryDescription(limits),
-      inputSchema: {
+      inputSchema: z.object({
         sql: z.string().min(1).describe("one read-only SQL statement"),
         params: z
           .array(z.unknown())
@@ -249,7 +249,7 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
           .max(limits.maxRowsLimit)
           .default(limits.defaultMaxRows)
           .describe(maxRowsDescription(limits)),
-      },
+      }),
       annotations: READ_ONLY,
     },
     async ({ sql, params, max_rows }) => {

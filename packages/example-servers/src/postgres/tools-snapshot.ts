@@ -6,7 +6,12 @@ export const POSTGRES_TOOLS_SNAPSHOT: ToolsSnapshot = {
   name: "agentforge-postgres",
   capabilities: {
     tools: {
-      listChanged: true,
+      listChanged: false,
+    },
+  },
+  discoverCapabilities: {
+    tools: {
+      listChanged: false,
     },
   },
   tools: [
@@ -16,8 +21,8 @@ export const POSTGRES_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Lists the database's schemas with owner and comment. System schemas (pg_catalog, information_schema, pg_toast, temporary) only when include_system is true.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           include_system: {
             default: false,
@@ -32,11 +37,8 @@ export const POSTGRES_TOOLS_SNAPSHOT: ToolsSnapshot = {
         idempotentHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           schemas: {
@@ -72,8 +74,8 @@ export const POSTGRES_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Lists the tables, views, materialized views and foreign tables of a schema, with the planner's row estimate and comment.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           schema: {
             default: "public",
@@ -89,11 +91,8 @@ export const POSTGRES_TOOLS_SNAPSHOT: ToolsSnapshot = {
         idempotentHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           schema: {
@@ -136,8 +135,8 @@ export const POSTGRES_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Describes a table, view or materialized view: columns (type, nullability, default, comment), primary key, foreign keys, indexes and comment.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           table: {
             type: "string",
@@ -159,11 +158,8 @@ export const POSTGRES_TOOLS_SNAPSHOT: ToolsSnapshot = {
         idempotentHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           schema: {
@@ -306,8 +302,8 @@ export const POSTGRES_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         'Runs one read-only SQL query (SELECT, VALUES, TABLE, UNION/INTERSECT/EXCEPT, EXPLAIN [ANALYZE] of those, SHOW) and returns {"columns":[{"name","type"}],"rows":[[...]],"rowCount","truncated"}. Rows are arrays in column order. Use $1, $2, ... placeholders with params instead of inlining values. bigint and numeric come back as strings, json/jsonb as nested JSON, timestamps as ISO 8601, intervals as ISO 8601 durations, bytea as \\x hex. Writes, locks, data-modifying CTEs and side-effecting functions are refused; each query runs in a read-only transaction that is rolled back, with a 5000 ms timeout.',
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           sql: {
             type: "string",
@@ -335,9 +331,6 @@ export const POSTGRES_TOOLS_SNAPSHOT: ToolsSnapshot = {
         destructiveHint: false,
         idempotentHint: true,
         openWorldHint: false,
-      },
-      execution: {
-        taskSupport: "forbidden",
       },
     },
   ],

@@ -1,6 +1,6 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { LazyJsonSchemaValidator } from "../internal/lazy-json-schema-validator.js";
+import { SERVER_OPTIONS } from "../internal/server-options.js";
 import { VERSION } from "../internal/version.js";
 
 /** Options of `createSequentialThinkingServer`. */
@@ -119,17 +119,14 @@ export function createSequentialThinkingServer(options: SequentialThinkingServer
     options.logThoughts ?? (process.env.DISABLE_THOUGHT_LOGGING ?? "").toLowerCase() !== "true";
   const log = options.log ?? ((text: string) => process.stderr.write(`${text}\n`));
   const session = new ThinkingSession();
-  const server = new McpServer(
-    { name: "agentforge-sequential-thinking", version: VERSION },
-    { jsonSchemaValidator: new LazyJsonSchemaValidator() },
-  );
+  const server = new McpServer({ name: "agentforge-sequential-thinking", version: VERSION }, SERVER_OPTIONS);
 
   server.registerTool(
     "sequentialthinking",
     {
       title: "Sequential Thinking",
       description: DESCRIPTION,
-      inputSchema: {
+      inputSchema: z.object({
         thought: z.string().describe("Your current thinking step"),
         nextThoughtNeeded: coercedBoolean.describe("Whether another thought step is needed"),
         thoughtNumber: z.coerce.number().int().min(1).describe("Current thought number (1, 2, 3, ...)"),
@@ -149,14 +146,14 @@ export function createSequentialThinkingServer(options: SequentialThinkingServer
           .describe("Branching point thought number"),
         branchId: z.string().optional().describe("Branch identifier"),
         needsMoreThoughts: coercedBoolean.optional().describe("If more thoughts are needed"),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         thoughtNumber: z.number(),
         totalThoughts: z.number(),
         nextThoughtNeeded: z.boolean(),
         branches: z.array(z.string()),
         thoughtHistoryLength: z.number(),
-      },
+      }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (input) => {

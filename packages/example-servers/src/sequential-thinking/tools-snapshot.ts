@@ -6,7 +6,12 @@ export const SEQUENTIAL_THINKING_TOOLS_SNAPSHOT: ToolsSnapshot = {
   name: "agentforge-sequential-thinking",
   capabilities: {
     tools: {
-      listChanged: true,
+      listChanged: false,
+    },
+  },
+  discoverCapabilities: {
+    tools: {
+      listChanged: false,
     },
   },
   tools: [
@@ -16,8 +21,8 @@ export const SEQUENTIAL_THINKING_TOOLS_SNAPSHOT: ToolsSnapshot = {
       description:
         "Think through a problem step by step, one thought per call, with room to revise and branch.\nUse it to break a complex problem into steps, plan with room for revision, or analyse something whose\nscope becomes clear only along the way.\n\n- thought: the current thinking step (an analysis, a revision, a question, a hypothesis, its verification)\n- nextThoughtNeeded: true while more thinking is needed, even past the planned end\n- thoughtNumber: this thought's number (it may exceed totalThoughts, which then grows to match)\n- totalThoughts: current estimate of the thoughts needed; adjust it up or down as you go\n- isRevision / revisesThought: this thought reconsiders thought number revisesThought\n- branchFromThought / branchId: this thought starts or continues branch branchId from that thought\n- needsMoreThoughts: you reached the end but realise more thoughts are needed\n\nStart with an estimate, question and revise earlier thoughts when needed, generate a hypothesis and verify\nit, and set nextThoughtNeeded to false only when you have a satisfactory answer. The reply reports the\nthought number, the (adjusted) total, the branches so far and the length of this session's history.",
       inputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
         type: "object",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         properties: {
           thought: {
             type: "string",
@@ -72,11 +77,8 @@ export const SEQUENTIAL_THINKING_TOOLS_SNAPSHOT: ToolsSnapshot = {
         idempotentHint: true,
         openWorldHint: false,
       },
-      execution: {
-        taskSupport: "forbidden",
-      },
       outputSchema: {
-        $schema: "http://json-schema.org/draft-07/schema#",
+        $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         properties: {
           thoughtNumber: {

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { createLocalToolsServer } from "@agentforge/example-servers";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
 
 const server = createLocalToolsServer();
 const client = new Client({ name: "consumer", version: "0" });
@@ -31,7 +31,7 @@ assert.match(
   const { createFilesystemServer, createSequentialThinkingServer } = await import(
     "@agentforge/example-servers"
   );
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
   const root = realpathSync(mkdtempSync(join(tmpdir(), "consumer-fs-")));
   try {
     writeFileSync(join(root, "note.txt"), "from the consumer\n");
@@ -48,11 +48,18 @@ assert.match(
     const fsBin = createRequire(import.meta.url)
       .resolve("@agentforge/example-servers/package.json")
       .replace("package.json", "dist/bin/filesystem.js");
-    const overStdio = new Client({ name: "consumer", version: "0" });
-    await overStdio.connect(new StdioClientTransport({ command: process.execPath, args: [fsBin, root] }));
-    const listed = await overStdio.callTool({ name: "list_directory", arguments: { path: root } });
-    assert.equal(listed.content[0].text, "[FILE] note.txt");
-    await overStdio.close();
+    // Both protocol eras over stdio: the 2025 handshake, and 2026-07-28 negotiated by the client.
+    for (const [mode, era] of [
+      ["legacy", "legacy"],
+      ["auto", "modern"],
+    ]) {
+      const overStdio = new Client({ name: "consumer", version: "0" }, { versionNegotiation: { mode } });
+      await overStdio.connect(new StdioClientTransport({ command: process.execPath, args: [fsBin, root] }));
+      assert.equal(overStdio.getProtocolEra(), era);
+      const listed = await overStdio.callTool({ name: "list_directory", arguments: { path: root } });
+      assert.equal(listed.content[0].text, "[FILE] note.txt");
+      await overStdio.close();
+    }
     assert.match(
       execFileSync("npx", ["--no-install", "agentforge-filesystem", "--help"], { encoding: "utf8" }),
       /agentforge-filesystem/,

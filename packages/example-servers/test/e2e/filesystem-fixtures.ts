@@ -68,6 +68,41 @@ export function withoutDescriptions(value: unknown): unknown {
   return value;
 }
 
+/** The JSON Schema dialect the SDK (v2) declares on every tool schema: 2020-12, the 2026-07-28 default. */
+export const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
+/**
+ * A tool's interface for the parity tests: without descriptions, `$schema` and `execution`. The
+ * reference was captured from the official servers, built on SDK v1: they declare draft-07 and
+ * `execution: { taskSupport: "forbidden" }`. SDK v2 declares 2020-12 (checked separately, `dialectsOf`)
+ * and no tasks field (tasks left the protocol in 2026-07-28; absent means forbidden in 2025-11-25).
+ * Everything else — names, titles, properties, types, bounds, required, annotations — must be equal.
+ */
+export function interfaceOf(tool: unknown): unknown {
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (value && typeof value === "object") {
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([key]) => key !== "description" && key !== "$schema")
+          .map(([key, v]) => [key, strip(v)]),
+      );
+    }
+    return value;
+  };
+  const { execution: _execution, ...rest } = tool as Record<string, unknown>;
+  return strip(rest);
+}
+
+/** The `$schema` of every input and output schema of these tools. */
+export function dialectsOf(tools: { inputSchema?: unknown; outputSchema?: unknown }[]): unknown[] {
+  return tools.flatMap((tool) =>
+    [tool.inputSchema, tool.outputSchema]
+      .filter((schema) => schema !== undefined)
+      .map((schema) => (schema as { $schema?: unknown }).$schema),
+  );
+}
+
 /** The tools of a reference JSON file in test/reference/ (the official servers' tools/list). */
 export function referenceTools(file: string): { name: string }[] {
   const url = new URL(`../reference/${file}`, import.meta.url);

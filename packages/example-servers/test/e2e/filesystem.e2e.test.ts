@@ -1,14 +1,16 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  dialectsOf,
   type HostileTree,
+  interfaceOf,
   makeHostileTree,
   referenceTools,
-  withoutDescriptions,
+  SCHEMA_DIALECT,
 } from "./filesystem-fixtures.js";
-import { connectHttp, connectStdio, runBin, startBin, stopAll, textOf } from "./helpers.js";
+import { connectHttp, connectStdio, type Era, runBin, startBin, stopAll, textOf } from "./helpers.js";
 
 const WRITE_TOOLS = ["write_file", "edit_file", "create_directory", "move_file"];
 
@@ -40,13 +42,15 @@ const call = (client: Client, name: string, args: Record<string, unknown>) =>
 
 async function exercise(client: Client) {
   const { tools } = await client.listTools();
-  // Schema parity: every read-only tool of the reference, identical once descriptions are removed.
+  // Schema parity: every read-only tool of the reference, identical once descriptions are removed (and
+  // the SDK's dialect marker and tasks field, see interfaceOf).
   const reference = referenceTools("filesystem.json").filter((t) => !WRITE_TOOLS.includes(t.name));
   expect(tools.map((t) => t.name).sort()).toEqual(reference.map((t) => t.name).sort());
   for (const tool of tools) {
     expect(tool.description, tool.name).toBeTruthy();
-    expect(withoutDescriptions(tool)).toEqual(reference.find((r) => r.name === tool.name));
+    expect(interfaceOf(tool)).toEqual(interfaceOf(reference.find((r) => r.name === tool.name)));
   }
+  expect(new Set(dialectsOf(tools))).toEqual(new Set([SCHEMA_DIALECT]));
 
   const allowed = await call(client, "list_allowed_directories", {});
   expect(allowed.structuredContent).toEqual({ content: `Allowed directories:\n${tree.root}` });
@@ -128,17 +132,23 @@ async function exercise(client: Client) {
 }
 
 describe("agentforge-filesystem", () => {
-  it("serves the reference server's read-only tools over stdio, with identical schemas", async () => {
-    await exercise(keep(await connectStdio("filesystem", [tree.root])));
-  });
+  it.each<Era>(["auto", "legacy"])(
+    "serves the reference server's read-only tools over stdio, with identical schemas (client era: %s)",
+    async (era) => {
+      await exercise(keep(await connectStdio("filesystem", [tree.root], {}, era)));
+    },
+  );
 
-  it("serves them over Streamable HTTP on loopback, roots from WORKSPACE_ROOT", async () => {
-    const bin = await startBin("filesystem", ["--http", "--port", "0"], {
-      env: { WORKSPACE_ROOT: tree.root },
-    });
-    expect(bin.stderr()).toContain(`allowed: ${tree.root}`);
-    await exercise(keep(await connectHttp(bin.url)));
-  });
+  it.each<Era>(["auto", "legacy"])(
+    "serves them over Streamable HTTP on loopback, roots from WORKSPACE_ROOT (client era: %s)",
+    async (era) => {
+      const bin = await startBin("filesystem", ["--http", "--port", "0"], {
+        env: { WORKSPACE_ROOT: tree.root },
+      });
+      expect(bin.stderr()).toContain(`allowed: ${tree.root}`);
+      await exercise(keep(await connectHttp(bin.url, undefined, era)));
+    },
+  );
 
   it("requires the bearer token when MCP_HTTP_TOKEN is set", async () => {
     const bin = await startBin("filesystem", ["--http", tree.root], { env: { MCP_HTTP_TOKEN: "fs-token" } });

@@ -1,9 +1,23 @@
-// Launching the built bins as real child processes, and connecting the SDK client to them.
+// Launching the built bins as real child processes, and connecting the SDK client (v2, either protocol
+// era; or v1, 2025 only) to them.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+/**
+ * How the v2 client picks the protocol era: `auto` probes with server/discover and uses 2026-07-28 when
+ * the server serves it (our servers do), `legacy` is the 2025 initialize handshake (the SDK's default),
+ * `2026-07-28` pins the new revision (no fallback).
+ */
+export type Era = "auto" | "legacy" | "2026-07-28";
+
+const negotiation = (era: Era) => ({
+  versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : era },
+});
 
 /** Absolute path of a built bin, e.g. `binPath("local-tools")`. */
 export const binPath = (name: string) => fileURLToPath(new URL(`../../dist/bin/${name}.js`, import.meta.url));
@@ -94,13 +108,14 @@ export function runBin(
   });
 }
 
-/** An SDK client over stdio to a bin (the SDK spawns and, on close, ends the child). */
+/** A v2 SDK client over stdio to a bin (the SDK spawns and, on close, ends the child). */
 export async function connectStdio(
   name: string,
   args: string[] = [],
   env: Record<string, string> = {},
+  era: Era = "auto",
 ): Promise<Client> {
-  const client = new Client({ name: "e2e", version: "0.0.0" });
+  const client = new Client({ name: "e2e", version: "0.0.0" }, negotiation(era));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [binPath(name), ...args],
@@ -111,14 +126,39 @@ export async function connectStdio(
   return client;
 }
 
-/** An SDK client over Streamable HTTP, optionally with a bearer token. */
-export async function connectHttp(url: string, token?: string): Promise<Client> {
-  const client = new Client({ name: "e2e", version: "0.0.0" });
+/** A v2 SDK client over Streamable HTTP, optionally with a bearer token. */
+export async function connectHttp(url: string, token?: string, era: Era = "auto"): Promise<Client> {
+  const client = new Client({ name: "e2e", version: "0.0.0" }, negotiation(era));
   const transport = new StreamableHTTPClientTransport(
     new URL(url),
     token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {},
   );
   await client.connect(transport);
+  return client;
+}
+
+/** A v1 SDK client (`@modelcontextprotocol/sdk`, 2025-era only) over stdio to a bin. */
+export async function connectStdioV1(
+  name: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<ClientV1> {
+  const client = new ClientV1({ name: "e2e-v1", version: "0.0.0" });
+  await client.connect(
+    new StdioClientTransportV1({
+      command: process.execPath,
+      args: [binPath(name), ...args],
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stderr: "pipe",
+    }),
+  );
+  return client;
+}
+
+/** A v1 SDK client over Streamable HTTP. */
+export async function connectHttpV1(url: string): Promise<ClientV1> {
+  const client = new ClientV1({ name: "e2e-v1", version: "0.0.0" });
+  await client.connect(new StreamableHTTPClientTransportV1(new URL(url)));
   return client;
 }
 

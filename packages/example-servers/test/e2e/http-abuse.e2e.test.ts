@@ -1,11 +1,12 @@
-// The --http mode under abuse: hostile bodies are refused before they are parsed, and the session table
-// cannot be filled by bare `initialize` requests. Real HTTP on 127.0.0.1 port 0, the real SDK client,
-// the built bins as child processes; time is driven through the server's own timeout options.
+// The --http mode under abuse: hostile bodies are refused before they are parsed, the session table
+// cannot be filled by bare `initialize` requests, and malformed 2026-07-28 requests get their JSON-RPC
+// error (with their id) without a session or a server of their own. Real HTTP on 127.0.0.1 port 0, the
+// real SDK client, the built bins as child processes; time is driven through the server's own timeout
+// options.
 import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createLocalToolsServer } from "../../src/local-tools/create-local-tools-server.js";
 import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from "../../src/serve-http.js";
@@ -25,7 +26,7 @@ async function serve(options: ServeHttpOptions = {}): Promise<HttpServerHandle> 
   return handle;
 }
 
-/** A real SDK client with its own session; returns the client and its session id. */
+/** A real SDK client with its own (2025-era) session; returns the client and its session id. */
 async function connect(
   url: string,
   token?: string,
@@ -34,7 +35,10 @@ async function connect(
     new URL(url),
     token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {},
   );
-  const client = new Client({ name: "e2e-real", version: "0.0.0" });
+  const client = new Client(
+    { name: "e2e-real", version: "0.0.0" },
+    { versionNegotiation: { mode: "legacy" } },
+  );
   clients.push(client);
   await client.connect(transport);
   return { client, sessionId: transport.sessionId ?? expect.fail("no session id"), transport };
@@ -184,6 +188,175 @@ describe("request bodies are bounded before they are parsed", () => {
       expect(await echo(client, "fine")).toBe("fine");
     },
   );
+});
+
+/** The per-request envelope of a 2026-07-28 client. */
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "bare", version: "0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+/** A 2026-07-28 request with the standard headers a conforming client sends. */
+function modernPost(
+  url: string,
+  message: { id: number; method: string; params?: Record<string, unknown> },
+  headers: Record<string, string> = {},
+): Promise<RawReply & { id?: unknown }> {
+  const params = message.params ?? { _meta: META };
+  const name: Record<string, string> = typeof params.name === "string" ? { "mcp-name": params.name } : {};
+  return post(url, JSON.stringify({ jsonrpc: "2.0", ...message, params }), {
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": message.method,
+    ...name,
+    ...headers,
+  }).then((reply) => {
+    let id: unknown;
+    try {
+      id = (JSON.parse(reply.text) as { id?: unknown }).id;
+    } catch {
+      // an SSE reply
+    }
+    return { ...reply, id };
+  });
+}
+
+describe("2026-07-28 requests: stateless, checked by the SDK, refused with their id", () => {
+  it("serves them without a session or a server kept between requests, and counts them", async () => {
+    const handle = await serve();
+    const list = await modernPost(handle.url, { id: 1, method: "tools/list" });
+    expect(list.status).toBe(200);
+    expect(list.sessionId).toBeNull();
+    const result = (JSON.parse(list.text) as { result: Record<string, unknown> }).result;
+    expect(result).toMatchObject({ ttlMs: 0, cacheScope: "private" });
+    expect((result.tools as { name: string }[]).map((t) => t.name)).toEqual([
+      "current_time",
+      "echo",
+      "word_count",
+    ]);
+    const called = await modernPost(handle.url, {
+      id: 2,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "stateless" }, _meta: META },
+    });
+    expect(called.text).toContain("stateless");
+    expect(handle.stats()).toMatchObject({ sessions: 0, statelessRequests: 2, statelessRefused: 0 });
+  });
+
+  it("refuses malformed envelopes, header mismatches, unknown versions and removed methods, naming the request", async () => {
+    const handle = await serve();
+    const cases: {
+      name: string;
+      reply: Promise<RawReply & { id?: unknown }>;
+      status: number;
+      code: number;
+    }[] = [
+      {
+        name: "no clientCapabilities",
+        reply: modernPost(handle.url, {
+          id: 11,
+          method: "server/discover",
+          params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+        }),
+        status: 400,
+        code: -32602,
+      },
+      {
+        name: "header and body disagree",
+        reply: modernPost(handle.url, { id: 12, method: "tools/list" }, { "mcp-method": "prompts/list" }),
+        status: 400,
+        code: -32020,
+      },
+      {
+        name: "an unsupported revision",
+        reply: modernPost(
+          handle.url,
+          {
+            id: 13,
+            method: "server/discover",
+            params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+          },
+          { "mcp-protocol-version": "2099-01-01" },
+        ),
+        status: 400,
+        code: -32022,
+      },
+      {
+        name: "initialize (removed)",
+        reply: modernPost(handle.url, { id: 14, method: "initialize" }),
+        status: 404,
+        code: -32601,
+      },
+      {
+        name: "ping (removed)",
+        reply: modernPost(handle.url, { id: 15, method: "ping" }),
+        status: 404,
+        code: -32601,
+      },
+      {
+        name: "an unknown method",
+        reply: modernPost(handle.url, { id: 16, method: "nope/nope" }),
+        status: 404,
+        code: -32601,
+      },
+    ];
+    for (const [i, { name, reply, status, code }] of cases.entries()) {
+      const answer = await reply;
+      expect({ name, status: answer.status, code: answer.error?.code, id: answer.id }).toEqual({
+        name,
+        status,
+        code,
+        id: 11 + i,
+      });
+    }
+    expect(handle.stats()).toMatchObject({ sessions: 0, statelessRequests: 6, statelessRefused: 6 });
+  });
+
+  it("a claim-less request without a session is a 2025-era one: 400, naming the request and both ways in", async () => {
+    const handle = await serve();
+    const reply = await post(handle.url, ping(21));
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.text)).toMatchObject({ id: 21, error: { code: -32000 } });
+    expect(reply.error?.message).toMatch(/send initialize first .* or per-request _meta \(2026-07-28\)/);
+  });
+
+  it("the guards apply to them too: token, body size, JSON depth", async () => {
+    const handle = await serve({ token: "modern-token", maxBodyBytes: 64 * 1024 });
+    expect((await modernPost(handle.url, { id: 1, method: "tools/list" })).status).toBe(401);
+    const auth = { authorization: "Bearer modern-token" };
+    expect((await modernPost(handle.url, { id: 2, method: "tools/list" }, auth)).status).toBe(200);
+    const large = await modernPost(
+      handle.url,
+      {
+        id: 3,
+        method: "tools/call",
+        params: { name: "echo", arguments: { text: "x".repeat(100_000) }, _meta: META },
+      },
+      auth,
+    );
+    expect(large.status).toBe(413);
+    const deep = await post(handle.url, `${"[".repeat(20_000)}${"]".repeat(20_000)}`, {
+      ...auth,
+      "mcp-protocol-version": "2026-07-28",
+    });
+    expect(deep.status).toBe(400);
+    expect(handle.stats()).toMatchObject({ bodiesTooLarge: 1, bodiesTooDeep: 1, statelessRequests: 1 });
+  });
+
+  it("a table full of established 2025 sessions does not keep 2026-07-28 clients out", async () => {
+    const handle = await serve({ maxSessions: 1 });
+    const { client } = await connect(handle.url);
+    expect((await bareInitialize(handle.url)).status).toBe(503);
+    const modern = new Client(
+      { name: "e2e-modern", version: "0.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    clients.push(modern);
+    await modern.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    expect(modern.getProtocolEra()).toBe("modern");
+    expect(await echo(modern, "still served")).toBe("still served");
+    expect(await echo(client, "and the session too")).toBe("and the session too");
+    expect(handle.stats()).toMatchObject({ sessions: 1, sessionsRefused: 1 });
+  });
 });
 
 describe("the session table cannot be filled by bare initializes", () => {

@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectHttp, connectStdio, runBin, startBin, stopAll, textOf } from "./helpers.js";
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectHttp, connectStdio, runBin, startBin, stopAll, textOf } from "./helpers.js";
 import { createFreshDatabase, jsonOf, type QueryJson } from "./postgres-helpers.js";
@@ -24,7 +24,6 @@ const query = async (client: Client, sql: string, params?: unknown[]) =>
   jsonOf<QueryJson>(
     await client.callTool(
       { name: "execute_query", arguments: { sql, ...(params ? { params } : {}) } },
-      undefined,
       { timeout: 170_000 },
     ),
   );
@@ -39,9 +38,7 @@ describe("agentforge-postgres with no DATABASE_URL (embedded PGlite, sample sche
       "list_schemas",
       "list_tables",
     ]);
-    const tables = await client.callTool({ name: "list_tables", arguments: {} }, undefined, {
-      timeout: 170_000,
-    });
+    const tables = await client.callTool({ name: "list_tables", arguments: {} }, { timeout: 170_000 });
     expect((tables.structuredContent as { tables: { name: string }[] }).tables.map((t) => t.name)).toEqual([
       "customers",
       "order_items",

@@ -1,7 +1,7 @@
 // The read-only layers against a real database, each on its own, on both backends. After every refused,
 // failed or timed-out query an independent connection checks that no row, sequence, lock or setting
 // changed.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseInternals } from "../../src/postgres/open-postgres-database.js";
 import { textOf } from "./helpers.js";

@@ -5,8 +5,8 @@
 // Each database comes with an independent inspection connection (a second pg client) for checking that
 // nothing changed.
 import { randomBytes } from "node:crypto";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
 import pg from "pg";
 import { createPostgresServer } from "../../src/postgres/create-postgres-server.js";
 import { SAMPLE_SCHEMA_SQL } from "../../src/postgres/internal/sample-schema.js";

@@ -1,6 +1,6 @@
 // Every tool, honest analytical queries, serialization and the row/size caps — on real PostgreSQL
 // (TEST_DATABASE_URL; PGlite when unset) and on the embedded PGlite, with the same assertions.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { textOf } from "./helpers.js";
 import { BACKENDS, jsonOf, openTestDatabase, type QueryJson, type TestDatabase } from "./postgres-helpers.js";

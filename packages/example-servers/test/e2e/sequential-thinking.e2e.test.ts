@@ -1,7 +1,15 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { referenceTools, withoutDescriptions } from "./filesystem-fixtures.js";
-import { connectHttp, connectStdio, type RunningBin, runBin, startBin, stopAll } from "./helpers.js";
+import { dialectsOf, interfaceOf, referenceTools, SCHEMA_DIALECT } from "./filesystem-fixtures.js";
+import {
+  connectHttp,
+  connectStdio,
+  type Era,
+  type RunningBin,
+  runBin,
+  startBin,
+  stopAll,
+} from "./helpers.js";
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -35,7 +43,8 @@ async function stderrAfterExit(bin: RunningBin): Promise<string> {
 
 async function exercise(client: Client) {
   const { tools } = await client.listTools();
-  expect(tools.map(withoutDescriptions)).toEqual(referenceTools("sequential-thinking.json"));
+  expect(tools.map(interfaceOf)).toEqual(referenceTools("sequential-thinking.json").map(interfaceOf));
+  expect(new Set(dialectsOf(tools))).toEqual(new Set([SCHEMA_DIALECT]));
   expect(tools[0]?.description).toBeTruthy();
   const first = await think(client, 1);
   expect(first.structuredContent).toEqual({
@@ -57,16 +66,22 @@ async function exercise(client: Client) {
 }
 
 describe("agentforge-sequential-thinking", () => {
-  it("serves the official tool over stdio, with the reference schema", async () => {
-    await exercise(keep(await connectStdio("sequential-thinking", [], { DISABLE_THOUGHT_LOGGING: "true" })));
-  });
+  it.each<Era>(["auto", "legacy"])(
+    "serves the official tool over stdio, with the reference schema; the connection keeps the history (client era: %s)",
+    async (era) => {
+      await exercise(
+        keep(await connectStdio("sequential-thinking", [], { DISABLE_THOUGHT_LOGGING: "true" }, era)),
+      );
+    },
+  );
 
-  it("over HTTP, each session keeps its own history", async () => {
+  it("over HTTP, each 2025-era session keeps its own history", async () => {
     const bin = await startBin("sequential-thinking", ["--http"], {
       env: { DISABLE_THOUGHT_LOGGING: "true" },
     });
-    const a = keep(await connectHttp(bin.url));
-    const b = keep(await connectHttp(bin.url));
+    const a = keep(await connectHttp(bin.url, undefined, "legacy"));
+    const b = keep(await connectHttp(bin.url, undefined, "legacy"));
+    expect(a.getProtocolEra()).toBe("legacy");
     await exercise(a);
     await think(a, 3, { branchFromThought: 2, branchId: "a-only" });
     const fromB = await think(b, 1);
@@ -75,12 +90,35 @@ describe("agentforge-sequential-thinking", () => {
     expect(againA.structuredContent).toMatchObject({ thoughtHistoryLength: 4, branches: ["b1", "a-only"] });
   });
 
+  it("over HTTP, a 2026-07-28 client is served statelessly: no history outlives a request", async () => {
+    const bin = await startBin("sequential-thinking", ["--http"], {
+      env: { DISABLE_THOUGHT_LOGGING: "true" },
+    });
+    const client = keep(await connectHttp(bin.url, undefined, "2026-07-28"));
+    expect(client.getProtocolEra()).toBe("modern");
+    const first = await think(client, 1, { branchFromThought: 1, branchId: "b1" });
+    expect(first.structuredContent).toMatchObject({ thoughtHistoryLength: 1, branches: ["b1"] });
+    const second = await think(client, 2);
+    expect(second.structuredContent).toEqual({
+      thoughtNumber: 2,
+      totalThoughts: 2,
+      nextThoughtNeeded: true,
+      branches: [],
+      thoughtHistoryLength: 1,
+    });
+  });
+
   it("requires the bearer token when MCP_HTTP_TOKEN is set", async () => {
     const bin = await startBin("sequential-thinking", ["--http"], {
       env: { MCP_HTTP_TOKEN: "think-token", DISABLE_THOUGHT_LOGGING: "true" },
     });
-    await expect(connectHttp(bin.url)).rejects.toThrow(/401|Unauthorized/);
-    await exercise(keep(await connectHttp(bin.url, "think-token")));
+    for (const era of ["auto", "legacy", "2026-07-28"] as const) {
+      await expect(connectHttp(bin.url, undefined, era)).rejects.toThrow(/401|Unauthorized/);
+      await expect(connectHttp(bin.url, "wrong", era)).rejects.toThrow(/401|Unauthorized/);
+    }
+    await exercise(keep(await connectHttp(bin.url, "think-token", "legacy")));
+    const modern = keep(await connectHttp(bin.url, "think-token", "2026-07-28"));
+    expect((await think(modern, 1)).isError).toBeFalsy();
   });
 
   it("logs thoughts on stderr unless DISABLE_THOUGHT_LOGGING=true", async () => {

@@ -1,6 +1,8 @@
-// The bins' stdio front: initialize and tools/list are answered from a snapshot with no SDK, zod or tool
-// code loaded (checked by recording every module the process loads), and the session is then handed to
-// the SDK server with the same bytes on the wire as a session the SDK serves from its first message.
+// The bins' stdio front: the opening messages of both protocol eras (initialize and tools/list; or
+// server/discover and tools/list with a per-request _meta envelope) are answered from a snapshot with no
+// SDK, zod or tool code loaded (checked by recording every module the process loads), and the connection
+// is then handed to the SDK's stdio entry with the same bytes on the wire as a connection the SDK serves
+// from its first message.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +33,8 @@ interface Session {
   /** Every stdout line so far. */
   lines: string[];
   send(...messages: object[]): void;
+  /** Send one raw line. */
+  sendRaw(line: string): void;
   /** The reply with this id (waits for it). */
   reply(id: number | string): Promise<Record<string, unknown>>;
 }
@@ -73,6 +77,7 @@ function session(
     child,
     lines,
     send: (...messages) => child.stdin?.write(messages.map((m) => `${JSON.stringify(m)}\n`).join("")),
+    sendRaw: (line) => child.stdin?.write(`${line}\n`),
     async reply(id) {
       await expect.poll(() => find(id) !== undefined, { timeout: 120_000 }).toBe(true);
       return find(id) as Record<string, unknown>;
@@ -98,6 +103,37 @@ const call = (id: number, name: string, args: Record<string, unknown>) => ({
   method: "tools/call",
   params: { name, arguments: args },
 });
+/** The per-request envelope of a 2026-07-28 client. */
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "e2e", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+/** A request as a 2026-07-28 client sends it: the envelope in params._meta. */
+const modern = (message: object) => ({
+  ...message,
+  params: { ...(message as { params?: Record<string, unknown> }).params, _meta: META },
+});
+const DISCOVER = modern({ jsonrpc: "2.0", id: 1, method: "server/discover" });
+const MODERN_LIST = modern(LIST);
+
+/** The opening of a connection in each era: [messages, id of the reply to wait for] steps. */
+const OPENINGS: { era: string; steps: [object[], number][] }[] = [
+  {
+    era: "2025-era",
+    steps: [
+      [[INITIALIZE], 1],
+      [[INITIALIZED, LIST], 2],
+    ],
+  },
+  {
+    era: "2026-07-28",
+    steps: [
+      [[DISCOVER], 1],
+      [[MODERN_LIST], 2],
+    ],
+  },
+];
 
 /** The package files and dependencies behind the modules a process loaded (through their sourcemaps). */
 function loadedSources(log: string): { files: string[]; sources: string[]; packages: string[] } {
@@ -119,7 +155,7 @@ function loadedSources(log: string): { files: string[]; sources: string[]; packa
 
 /** What must not be loaded before the first tools/call: the SDK, zod, ajv, database drivers, the tools. */
 const HEAVY =
-  /node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(@modelcontextprotocol|zod|ajv|pg|pg-[a-z]+|libpg-query|@electric-sql)\/|\/src\/(filesystem\/(create-filesystem-server|read-text|directory-tree|search-files|glob-matcher)|local-tools\/create-|sequential-thinking\/create-|postgres\/(create-|open-|check-read-only|internal\/(backend|read-only-runner|pglite-host))|serve-http|serve-stdio\.ts)/;
+  /node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(@modelcontextprotocol|zod|ajv|hono|@hono|pg|pg-[a-z]+|libpg-query|@electric-sql)\/|\/src\/(filesystem\/(create-filesystem-server|read-text|directory-tree|search-files|glob-matcher)|local-tools\/create-|sequential-thinking\/create-|postgres\/(create-|open-|check-read-only|internal\/(backend|read-only-runner|pglite-host))|serve-http|serve-stdio\.ts)/;
 
 const BINS: {
   name: string;
@@ -163,16 +199,24 @@ const BINS: {
 ];
 
 describe("stdio front", () => {
-  it.each(BINS)(
-    "$name: initialize and tools/list load no SDK, zod, ajv, driver or tool module; the first call does",
-    async ({ name, args, env, firstCall, loadedByCall }) => {
+  it.each(OPENINGS.flatMap(({ era, steps }) => BINS.map((bin) => ({ ...bin, era, steps }))))(
+    "$name ($era): the opening loads no SDK, zod, ajv, driver or tool module; the first call does",
+    async ({ name, args, env, firstCall, loadedByCall, era, steps }) => {
       const log = join(work, `loads-${name}-${sessions++}.txt`);
       writeFileSync(log, "");
       const bin = session(name, args, env, log);
-      bin.send(INITIALIZE);
-      expect((await bin.reply(1)).result).toMatchObject({ serverInfo: { name: `agentforge-${name}` } });
-      bin.send(INITIALIZED, LIST);
-      const list = (await bin.reply(2)).result as { tools: { name: string }[] };
+      const [[opening, openingId], [listing, listId]] = steps as [[object[], number], [object[], number]];
+      bin.send(...opening);
+      const first = (await bin.reply(openingId)).result as Record<string, unknown>;
+      if (era === "2025-era") expect(first).toMatchObject({ serverInfo: { name: `agentforge-${name}` } });
+      else {
+        expect(first).toMatchObject({
+          supportedVersions: ["2026-07-28"],
+          _meta: { "io.modelcontextprotocol/serverInfo": { name: `agentforge-${name}` } },
+        });
+      }
+      bin.send(...listing);
+      const list = (await bin.reply(listId)).result as { tools: { name: string }[] };
       expect(list.tools.length).toBeGreaterThan(0);
 
       const before = loadedSources(log);
@@ -185,13 +229,13 @@ describe("stdio front", () => {
         before.packages.filter((file) => HEAVY.test(file) || /^(pg|libpg-query|@electric-sql)/.test(file)),
       ).toEqual([]);
 
-      bin.send(firstCall);
+      bin.send(era === "2025-era" ? firstCall : modern(firstCall));
       const result = await bin.reply(3);
       expect(result.error).toBeUndefined();
       const after = loadedSources(log);
       expect(after.sources.some((source) => loadedByCall.test(source))).toBe(true);
       expect(
-        after.sources.some((source) => /node_modules\/.*@modelcontextprotocol\/sdk\//.test(source)),
+        after.sources.some((source) => /node_modules\/.*@modelcontextprotocol\/server\//.test(source)),
       ).toBe(true);
       expect(after.sources.some((source) => /node_modules\/.*zod\//.test(source))).toBe(true);
       if (name === "postgres") {
@@ -202,7 +246,7 @@ describe("stdio front", () => {
     },
   );
 
-  it.each([
+  const SAME_BYTES = [
     { name: "local-tools", args: [], tool: call(3, "echo", { text: "same bytes" }) },
     { name: "filesystem", args: [work], tool: call(3, "read_text_file", { path: "missing.txt" }) },
     {
@@ -215,18 +259,20 @@ describe("stdio front", () => {
         totalThoughts: 1,
       }),
     },
-  ])(
-    "$name: a front-served session and an SDK-served one send the same bytes",
-    async ({ name, args, tool }) => {
-      const ping = { jsonrpc: "2.0", id: 4, method: "ping" };
-      const badCall = call(5, "echo", { text: 42 });
-      const unknown = { jsonrpc: "2.0", id: 6, method: "resources/list" };
-      // Served by the front until the tools/call, then by the SDK (initialize replayed, its reply dropped).
+  ];
+  it.each(OPENINGS.flatMap(({ era, steps }) => SAME_BYTES.map((c) => ({ ...c, era, opening: steps }))))(
+    "$name ($era): a front-served connection and an SDK-served one send the same bytes",
+    async ({ name, args, tool, era, opening }) => {
+      const as = (message: object) => (era === "2025-era" ? message : modern(message));
+      const ping = as({ jsonrpc: "2.0", id: 4, method: "ping" }); // removed in 2026-07-28: -32601
+      const badCall = as(call(5, "echo", { text: 42 }));
+      const unknown = as({ jsonrpc: "2.0", id: 6, method: "resources/list" });
+      // Served by the front until the tools/call, then by the SDK (the era's opening replayed, its
+      // replies dropped).
       const steps: [object[], number][] = [
-        [[INITIALIZE], 1],
-        [[INITIALIZED, LIST], 2],
+        ...opening,
         [[ping], 4],
-        [[tool], 3],
+        [[as(tool)], 3],
         [[badCall], 5],
         [[unknown], 6],
       ];
@@ -235,9 +281,10 @@ describe("stdio front", () => {
         front.send(...messages);
         await front.reply(id);
       }
-      // Served by the SDK from the start: a cancellation of nothing goes first, which the front hands over.
+      // Served by the SDK from the start: a line that is not JSON goes first, which the front hands over
+      // and the SDK drops without a reply or any change of state.
       const sdk = session(name, args);
-      sdk.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } });
+      sdk.sendRaw("{ not json");
       for (const [messages, id] of steps) {
         sdk.send(...messages);
         await sdk.reply(id);
@@ -268,6 +315,29 @@ describe("stdio front", () => {
     const byId = new Map(replies.map((r) => [r.id, r.result]));
     expect(byId.get(3)?.content).toEqual([{ type: "text", text: "one" }]);
     expect(byId.get(4)).toEqual({});
+    expect(byId.get(5)?.structuredContent).toEqual({ words: 2, characters: 9, lines: 1 });
+    expect(byId.get(6)).toEqual(byId.get(2));
+  });
+
+  it("a 2026-07-28 burst sent before the server loaded is answered, the opening once", async () => {
+    const bin = session("local-tools", []);
+    bin.send(
+      DISCOVER,
+      MODERN_LIST,
+      modern(call(3, "echo", { text: "one" })),
+      modern({ ...DISCOVER, id: 4 }),
+      modern(call(5, "word_count", { text: "two words" })),
+      { ...MODERN_LIST, id: 6 },
+    );
+    for (const id of [1, 2, 3, 4, 5, 6]) await bin.reply(id);
+    const replies = bin.lines.map(
+      (line) => JSON.parse(line) as { id: number; result: Record<string, unknown> },
+    );
+    expect(replies.slice(0, 2).map((r) => r.id)).toEqual([1, 2]);
+    expect(replies.map((r) => r.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    const byId = new Map(replies.map((r) => [r.id, r.result]));
+    expect(byId.get(3)?.content).toEqual([{ type: "text", text: "one" }]);
+    expect(byId.get(4)).toEqual(byId.get(1));
     expect(byId.get(5)?.structuredContent).toEqual({ words: 2, characters: 9, lines: 1 });
     expect(byId.get(6)).toEqual(byId.get(2));
   });
