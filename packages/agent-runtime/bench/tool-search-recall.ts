@@ -49,11 +49,17 @@ export function rosterTools(): MCPToolDescriptor[] {
  * camelCase splitting, no field weights and no vocabulary: the baseline the issue measured.
  */
 export function plainBM25Ranker(): MCPToolRanker {
-  const tokens = (text: string) => text.toLowerCase().split(/[^a-z0-9]+/).filter((t) => t.length > 0);
+  const tokens = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((t) => t.length > 0);
   return {
     rank(query, tools, { limit }) {
       const docs = tools.map((tool) => {
-        const params = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
+        const params = Object.keys(
+          (tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {},
+        );
         const bag = tokens(`${tool.identity} ${tool.description ?? ""} ${params.join(" ")}`);
         const tf = new Map<string, number>();
         for (const t of bag) tf.set(t, (tf.get(t) ?? 0) + 1);

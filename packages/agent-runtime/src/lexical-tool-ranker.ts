@@ -69,7 +69,10 @@ interface Vocabulary {
   phrases: Map<string, { stems: string[]; group: number }[]>;
 }
 
-function buildVocabulary(groups: readonly (readonly string[])[], normalize: (w: string) => string): Vocabulary {
+function buildVocabulary(
+  groups: readonly (readonly string[])[],
+  normalize: (w: string) => string,
+): Vocabulary {
   const vocabulary: Vocabulary = { words: new Map(), stems: new Map(), phrases: new Map() };
   const put = <K>(map: Map<K, number[]>, key: K, group: number) => {
     const known = map.get(key) ?? [];
@@ -196,7 +199,11 @@ export function createLexicalToolRanker(options: LexicalToolRankerOptions = {}):
   };
 
   return {
-    rank(query: string, tools: readonly MCPToolDescriptor[], rankOptions: MCPToolRankOptions): MCPRankedTool[] {
+    rank(
+      query: string,
+      tools: readonly MCPToolDescriptor[],
+      rankOptions: MCPToolRankOptions,
+    ): MCPRankedTool[] {
       const queryTerms: Terms = new Map();
       const parts = { units: [] as string[][] };
       addText(queryTerms, query, 1, parts);

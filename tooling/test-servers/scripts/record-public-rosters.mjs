@@ -10,7 +10,9 @@
 // over stdio with placeholder credentials (no server checks a credential before it lists its tools),
 // its whole tool list is read with the MCP SDK client (every page), and written as received. Redis
 // needs a live Redis to start: `redis-server` from PATH is started on a free loopback port for it (left
-// out, with a note, when there is none). Nothing here contacts the services themselves.
+// out, with a note, when there is none). Nothing here contacts the services themselves. The files are
+// written as JSON.stringify gives them: run `pnpm exec biome format --write tooling/test-servers/rosters`
+// afterwards (the repository's formatter owns their layout).
 //
 // The git server (`mcp-server-git`) is a Python package, not on npm: rosters/public/git.json is written
 // by hand from its documented interface (README of modelcontextprotocol/servers, src/git) and is not
@@ -41,19 +43,91 @@ function catalogVersion(pkg) {
  * deprecated reference servers are pinned to their last published versions.
  */
 const SERVERS = [
-  { name: "filesystem", pkg: "@modelcontextprotocol/server-filesystem", bin: "mcp-server-filesystem", args: (ctx) => [ctx.emptyDir] },
-  { name: "everything", pkg: "@modelcontextprotocol/server-everything", bin: "mcp-server-everything", args: () => ["stdio"] },
-  { name: "memory", pkg: "@modelcontextprotocol/server-memory", bin: "mcp-server-memory", env: (ctx) => ({ MEMORY_FILE_PATH: join(ctx.emptyDir, "memory.jsonl") }) },
-  { name: "sequential-thinking", pkg: "@modelcontextprotocol/server-sequential-thinking", bin: "mcp-server-sequential-thinking" },
-  { name: "postgres", pkg: "@modelcontextprotocol/server-postgres", bin: "mcp-server-postgres", args: () => ["postgresql://recorder@127.0.0.1:9/none"] },
-  { name: "playwright", pkg: "@playwright/mcp", bin: "playwright-mcp", args: () => ["--headless", "--isolated"] },
-  { name: "github", pkg: "@modelcontextprotocol/server-github", version: "2025.4.8", bin: "mcp-server-github", env: () => ({ GITHUB_PERSONAL_ACCESS_TOKEN: "placeholder" }) },
-  { name: "gitlab", pkg: "@modelcontextprotocol/server-gitlab", version: "2025.4.25", bin: "mcp-server-gitlab", env: () => ({ GITLAB_PERSONAL_ACCESS_TOKEN: "placeholder" }) },
-  { name: "slack", pkg: "@modelcontextprotocol/server-slack", version: "2025.4.25", bin: "mcp-server-slack", env: () => ({ SLACK_BOT_TOKEN: "placeholder", SLACK_TEAM_ID: "T00000000" }) },
-  { name: "puppeteer", pkg: "@modelcontextprotocol/server-puppeteer", version: "2025.5.12", bin: "mcp-server-puppeteer", env: () => ({ PUPPETEER_SKIP_DOWNLOAD: "1" }) },
-  { name: "google-maps", pkg: "@modelcontextprotocol/server-google-maps", version: "0.6.2", bin: "mcp-server-google-maps", env: () => ({ GOOGLE_MAPS_API_KEY: "placeholder" }) },
-  { name: "brave-search", pkg: "@modelcontextprotocol/server-brave-search", version: "0.6.2", bin: "mcp-server-brave-search", env: () => ({ BRAVE_API_KEY: "placeholder" }) },
-  { name: "redis", pkg: "@modelcontextprotocol/server-redis", version: "2025.4.25", bin: "mcp-server-redis", args: (ctx) => [ctx.redisUrl], needsRedis: true },
+  {
+    name: "filesystem",
+    pkg: "@modelcontextprotocol/server-filesystem",
+    bin: "mcp-server-filesystem",
+    args: (ctx) => [ctx.emptyDir],
+  },
+  {
+    name: "everything",
+    pkg: "@modelcontextprotocol/server-everything",
+    bin: "mcp-server-everything",
+    args: () => ["stdio"],
+  },
+  {
+    name: "memory",
+    pkg: "@modelcontextprotocol/server-memory",
+    bin: "mcp-server-memory",
+    env: (ctx) => ({ MEMORY_FILE_PATH: join(ctx.emptyDir, "memory.jsonl") }),
+  },
+  {
+    name: "sequential-thinking",
+    pkg: "@modelcontextprotocol/server-sequential-thinking",
+    bin: "mcp-server-sequential-thinking",
+  },
+  {
+    name: "postgres",
+    pkg: "@modelcontextprotocol/server-postgres",
+    bin: "mcp-server-postgres",
+    args: () => ["postgresql://recorder@127.0.0.1:9/none"],
+  },
+  {
+    name: "playwright",
+    pkg: "@playwright/mcp",
+    bin: "playwright-mcp",
+    args: () => ["--headless", "--isolated"],
+  },
+  {
+    name: "github",
+    pkg: "@modelcontextprotocol/server-github",
+    version: "2025.4.8",
+    bin: "mcp-server-github",
+    env: () => ({ GITHUB_PERSONAL_ACCESS_TOKEN: "placeholder" }),
+  },
+  {
+    name: "gitlab",
+    pkg: "@modelcontextprotocol/server-gitlab",
+    version: "2025.4.25",
+    bin: "mcp-server-gitlab",
+    env: () => ({ GITLAB_PERSONAL_ACCESS_TOKEN: "placeholder" }),
+  },
+  {
+    name: "slack",
+    pkg: "@modelcontextprotocol/server-slack",
+    version: "2025.4.25",
+    bin: "mcp-server-slack",
+    env: () => ({ SLACK_BOT_TOKEN: "placeholder", SLACK_TEAM_ID: "T00000000" }),
+  },
+  {
+    name: "puppeteer",
+    pkg: "@modelcontextprotocol/server-puppeteer",
+    version: "2025.5.12",
+    bin: "mcp-server-puppeteer",
+    env: () => ({ PUPPETEER_SKIP_DOWNLOAD: "1" }),
+  },
+  {
+    name: "google-maps",
+    pkg: "@modelcontextprotocol/server-google-maps",
+    version: "0.6.2",
+    bin: "mcp-server-google-maps",
+    env: () => ({ GOOGLE_MAPS_API_KEY: "placeholder" }),
+  },
+  {
+    name: "brave-search",
+    pkg: "@modelcontextprotocol/server-brave-search",
+    version: "0.6.2",
+    bin: "mcp-server-brave-search",
+    env: () => ({ BRAVE_API_KEY: "placeholder" }),
+  },
+  {
+    name: "redis",
+    pkg: "@modelcontextprotocol/server-redis",
+    version: "2025.4.25",
+    bin: "mcp-server-redis",
+    args: (ctx) => [ctx.redisUrl],
+    needsRedis: true,
+  },
 ];
 
 function freePort() {
@@ -71,9 +145,13 @@ function freePort() {
 async function startRedis() {
   if (spawnSync("redis-server", ["--version"]).status !== 0) return undefined;
   const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   await new Promise((resolve, reject) => {
     let seen = "";
     child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}`)));
