@@ -536,9 +536,9 @@ export class MCPToolExecutor {
     // Only tools among the candidates, each once, with a finite score: a ranker cannot reveal a tool.
     const hits: MCPToolSearchHit[] = [];
     for (const entry of ranked) {
-      const tool = byIdentity.get((entry as { identity?: unknown })?.identity as string);
-      const score = Number((entry as { score?: unknown }).score);
+      const tool = byIdentity.get((entry as { identity?: unknown } | null)?.identity as string);
       if (!tool || hits.some((h) => h.tool === tool)) continue;
+      const score = Number((entry as { score?: unknown }).score);
       hits.push({ tool, score: Number.isFinite(score) ? score : 0 });
       if (hits.length === limit) break;
     }
