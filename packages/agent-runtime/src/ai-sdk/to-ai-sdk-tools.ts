@@ -250,10 +250,10 @@ export function toolSearchStateOf(tools: object): MCPToolSearchState | undefined
  * for the answer (like `stepCountIs(maxRounds + 1)`), where a step whose tool calls are all searches
  * (`search_tools` of this record) does not count — searches are bounded by `maxSearches` instead.
  */
-export function stopAfterToolRounds(
-  tools: object,
+export function stopAfterToolRounds<T extends ToolSet>(
+  tools: T,
   maxRounds: number = MAX_MCP_TOOL_ROUNDS,
-): StopCondition<ToolSet> {
+): StopCondition<T> {
   if (!Number.isInteger(maxRounds) || maxRounds < 0) {
     throw new RangeError(`stopAfterToolRounds: maxRounds must be an integer >= 0, got ${String(maxRounds)}`);
   }
