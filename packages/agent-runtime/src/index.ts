@@ -41,6 +41,7 @@ export {
   type MCPToolResult,
   type MCPToolSearchHit,
   type MCPToolSearchResult,
+  type MCPToolSearchStatus,
 } from "./mcp-tool-executor.js";
 
 // ─── Tool search: finding the right tools among many, under the policy ─────────────────────────────

@@ -41,6 +41,7 @@ import {
   type MCPToolProgressEvent,
   type MCPToolSearchEvent,
 } from "./events.js";
+import { decide, definitionsChars } from "./internal/tool-search-session.js";
 import { createLexicalToolRanker } from "./lexical-tool-ranker.js";
 import {
   MAX_MCP_RESULT_CHARS,
@@ -49,6 +50,7 @@ import {
   MCP_PROGRESS_INTERVAL_MS,
   MCP_TOOL_SEARCH_RESULTS,
 } from "./limits.js";
+import { MCPToolNameMap } from "./mcp-tool-name-map.js";
 import type { MCPToolRanker } from "./mcp-tool-ranker.js";
 import { type MCPToolSpan, type MCPTracer, noopTracer } from "./mcp-tracer.js";
 import { renderPromptMessages, renderResourceContents } from "./render-resource-prompt.js";
@@ -106,6 +108,19 @@ export interface MCPSearchToolsOptions {
   tools?: Iterable<MCPToolDescriptor>;
   /** Abandons the search (a custom ranker may be slow). */
   signal?: AbortSignal;
+}
+
+/** Whether the tool loops would turn tool search on for an agent, and why (`toolSearchStatus`). */
+export interface MCPToolSearchStatus {
+  /** Search on: the model would get `search_tools` (and the always-loaded tools) instead of every tool. */
+  on: boolean;
+  /** Why, in one line (e.g. "138 granted tools are more than 30"). */
+  reason: string;
+  settings: MCPToolSearchSettings;
+  /** The agent's granted tools among the candidates. */
+  tools: number;
+  /** Characters of their definitions as a model gets them (names, descriptions, input schemas). */
+  chars: number;
 }
 
 /** A tool found by `searchTools`, with its score (higher is better; comparable within one search only). */
@@ -477,6 +492,24 @@ export class MCPToolExecutor {
   toolSearchSettings(agent: string): MCPToolSearchSettings {
     const given = typeof this.#toolSearch === "function" ? this.#toolSearch(agent) : this.#toolSearch;
     return resolveToolSearchSettings([given], `tool_search of agent "${String(agent)}"`);
+  }
+
+  /**
+   * Whether a tool loop would turn tool search on for `agent` over `tools` (default: every registered
+   * tool), with `toolSearch` over its settings, and why: the figures `auto` compares with the threshold.
+   */
+  toolSearchStatus(
+    agent: string,
+    options: { tools?: Iterable<MCPToolDescriptor>; toolSearch?: MCPToolSearchOption } = {},
+  ): MCPToolSearchStatus {
+    const settings = resolveToolSearchSettings(
+      [this.toolSearchSettings(agent), options.toolSearch],
+      "MCPToolExecutor.toolSearchStatus: toolSearch",
+    );
+    const granted = this.allowedTools(agent, options.tools);
+    const chars = definitionsChars(this, granted, new MCPToolNameMap());
+    const { active, reason } = decide({ settings, granted }, chars);
+    return { on: active, reason, settings, tools: granted.length, chars };
   }
 
   /**

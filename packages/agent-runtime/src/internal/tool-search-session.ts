@@ -75,8 +75,25 @@ export interface ToolSearchSessionOptions {
   resume?: { toolSearch?: MCPToolSearchState; started: boolean };
 }
 
+/** Characters of the definitions of `tools` as a model gets them (names from `nameMap`, which grows). */
+export function definitionsChars(
+  executor: MCPToolExecutor,
+  tools: readonly MCPToolDescriptor[],
+  nameMap: MCPToolNameMap,
+): number {
+  return tools.reduce(
+    (sum, tool) =>
+      sum +
+      definitionChars(nameMap.add(tool.identity), modelToolDescription(tool), executor.inputSchemaOf(tool)),
+    0,
+  );
+}
+
 /** Why search is on or off for a run, in one line (for notes and docs). */
-function decide(options: ToolSearchSessionOptions, chars: number): { active: boolean; reason: string } {
+export function decide(
+  options: Pick<ToolSearchSessionOptions, "settings" | "granted" | "resume">,
+  chars: number,
+): { active: boolean; reason: string } {
   const { settings, granted, resume } = options;
   if (resume?.toolSearch) return { active: true, reason: "the resumed run searched for its tools" };
   if (resume?.started) return { active: false, reason: "the resumed run was bound every granted tool" };
@@ -109,11 +126,7 @@ export class ToolSearchSession {
     this.#options = options;
     const { executor, granted, settings, nameMap } = options;
     this.#granted = new Map(granted.map((tool) => [tool.identity, tool]));
-    const chars = granted.reduce((sum, tool) => {
-      const name = nameMap.add(tool.identity);
-      return sum + definitionChars(name, modelToolDescription(tool), executor.inputSchemaOf(tool));
-    }, 0);
-    ({ active: this.active, reason: this.reason } = decide(options, chars));
+    ({ active: this.active, reason: this.reason } = decide(options, definitionsChars(executor, granted, nameMap)));
     let name = SEARCH_TOOL_NAME;
     for (let n = 2; nameMap.toIdentity(name) !== undefined; n++) name = `${SEARCH_TOOL_NAME}_${n}`;
     this.searchName = name;
