@@ -52,7 +52,7 @@ describe("agentforge mcp tools --agent --search", () => {
     expect(searches).toEqual([
       expect.objectContaining({ agent: "documentation", queryLength: query.length, outcome: "ok" }),
     ]);
-    expect((searches[0]?.found as string[])[0]).toBe("google-maps.maps_elevation");
+    expect((searches[0]?.found as string[] | undefined)?.[0]).toBe("google-maps.maps_elevation");
     expect(JSON.stringify(auditLines(state))).not.toContain("Denver");
 
     const text = await agentforge(

@@ -126,7 +126,10 @@ export class ToolSearchSession {
     this.#options = options;
     const { executor, granted, settings, nameMap } = options;
     this.#granted = new Map(granted.map((tool) => [tool.identity, tool]));
-    ({ active: this.active, reason: this.reason } = decide(options, definitionsChars(executor, granted, nameMap)));
+    ({ active: this.active, reason: this.reason } = decide(
+      options,
+      definitionsChars(executor, granted, nameMap),
+    ));
     let name = SEARCH_TOOL_NAME;
     for (let n = 2; nameMap.toIdentity(name) !== undefined; n++) name = `${SEARCH_TOOL_NAME}_${n}`;
     this.searchName = name;
