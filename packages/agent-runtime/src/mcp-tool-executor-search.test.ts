@@ -139,6 +139,23 @@ describe("MCPToolExecutor.searchTools", () => {
     expect((await executor.searchTools("reader", "   ")).hits).toEqual([]);
   });
 
+  it("says whether a loop would search for an agent's tools, and why", () => {
+    const { executor } = executorWith({ reader: ["files.*"], nobody: [] });
+    expect(executor.toolSearchStatus("reader")).toMatchObject({
+      on: false,
+      tools: 3,
+      reason: expect.stringMatching(/^3 tools, \d+ characters: under the threshold$/),
+    });
+    expect(executor.toolSearchStatus("reader", { toolSearch: { threshold: { tools: 2 } } })).toMatchObject({
+      on: true,
+      reason: "3 granted tools are more than 2",
+    });
+    expect(executor.toolSearchStatus("reader", { toolSearch: { threshold: { chars: 10 } } }).reason).toMatch(
+      /^\d+ characters of definitions are more than 10$/,
+    );
+    expect(executor.toolSearchStatus("nobody", { toolSearch: "on" })).toMatchObject({ on: true, tools: 0 });
+  });
+
   it("answers each agent's tool-search settings from its option", () => {
     const registry = new MCPToolRegistry();
     const policy = new MCPPermissionPolicy({});
