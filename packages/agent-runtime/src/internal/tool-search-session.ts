@@ -339,7 +339,9 @@ function searchArgumentIssues(args: unknown): { path: string; message: string }[
     issues.push({ path: "limit", message: `expected an integer from 1 to ${MAX_MCP_TOOL_SEARCH_RESULTS}` });
   }
   for (const key of Object.keys(rest).slice(0, 5)) {
-    issues.push({ path: key.slice(0, 64), message: "is not a parameter of search_tools (query, limit)" });
+    // A key is model text: cleaned and bounded before it is quoted back.
+    const path = cleanModelText(key).replace(/\s+/g, " ").slice(0, 64);
+    issues.push({ path: path || "(unnamed)", message: "is not a parameter of search_tools (query, limit)" });
   }
   return issues;
 }
