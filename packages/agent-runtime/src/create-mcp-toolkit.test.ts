@@ -36,6 +36,30 @@ describe("createMCPToolkit (no I/O)", () => {
     expect(toolkit.manager.serverNames()).toEqual(["other"]);
   });
 
+  it("each agent's tool search: the roster's tool_search over the toolkit's toolSearch; a reload follows", async () => {
+    const withSettings = {
+      ...roster,
+      permissions: {
+        helper: { allow: ["local.*"], tool_search: { always_load: ["local.echo"], max_searches: 5 } },
+        other: ["other.*"],
+      },
+    };
+    await using toolkit = await createMCPToolkit({ config: withSettings, toolSearch: { mode: "on" } });
+    expect(toolkit.toolSearchSettings("helper")).toEqual({
+      mode: "on",
+      threshold: { tools: 30, chars: 40_000 },
+      alwaysLoad: ["local.echo"],
+      maxSearches: 5,
+    });
+    expect(toolkit.toolSearchSettings("other")).toMatchObject({ mode: "on", alwaysLoad: [], maxSearches: 3 });
+    expect(toolkit.createExecutor().toolSearchSettings("helper").maxSearches).toBe(5);
+    await toolkit.reload({ ...roster, permissions: { helper: { allow: [], tool_search: { mode: "off" } } } });
+    expect(toolkit.toolSearchSettings("helper")).toMatchObject({ mode: "off", maxSearches: 3 });
+    await expect(createMCPToolkit({ config: roster, toolSearch: "never" as "on" })).rejects.toThrow(
+      /createMCPToolkit: toolSearch: expected "auto", "on", "off"/,
+    );
+  });
+
   it("reports a bad roster or bad grants as CONFIG_INVALID before anything starts", async () => {
     await expect(
       createMCPToolkit({ config: { servers: [{ name: "x", transport: "stdio" }] } as never }),

@@ -13,7 +13,11 @@ export type MCPRuntimeErrorCode =
   /** The caller's AbortSignal cancelled the call (the server was sent an MCP cancellation). */
   | "TOOL_CANCELLED"
   /** The toolkit was closed; nothing is started after `close()`. */
-  | "TOOLKIT_CLOSED";
+  | "TOOLKIT_CLOSED"
+  /** A run used up its tool searches (`max_searches`); the search was not made. */
+  | "SEARCH_LIMIT_REACHED"
+  /** The tool ranker failed (e.g. a custom ranker threw); nothing was found. */
+  | "SEARCH_FAILED";
 
 const NAME_LIMIT = 200;
 
@@ -144,5 +148,24 @@ export class MCPToolkitClosedError extends MCPError<"TOOLKIT_CLOSED"> {
       { code: "TOOLKIT_CLOSED" },
     );
     this.operation = operation;
+  }
+}
+
+/**
+ * A tool search was refused or failed: `SEARCH_LIMIT_REACHED` (the run's `max_searches` are used up),
+ * `SEARCH_FAILED` (the ranker threw; the error is the `cause`). The message names the agent; it never
+ * holds the query.
+ */
+export class MCPToolSearchError extends MCPError<"SEARCH_LIMIT_REACHED" | "SEARCH_FAILED"> {
+  static override readonly errorName: string = "MCPToolSearchError";
+  /** The agent that searched. */
+  readonly agent: string;
+
+  constructor(
+    message: string,
+    options: { code: "SEARCH_LIMIT_REACHED" | "SEARCH_FAILED"; agent: string; cause?: unknown },
+  ) {
+    super(message, { code: options.code, cause: options.cause });
+    this.agent = options.agent;
   }
 }

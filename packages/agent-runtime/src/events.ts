@@ -21,6 +21,18 @@ export const MCP_SERVER_TOOLS_REJECTED = "MCP_SERVER_TOOLS_REJECTED";
 /** A server whose tool list was rejected sent an acceptable one: its tools are callable again. */
 export const MCP_SERVER_TOOLS_ACCEPTED = "MCP_SERVER_TOOLS_ACCEPTED";
 
+/**
+ * A tool search was made (`executor.searchTools`, or `search_tools` in a tool loop), refused (the run's
+ * searches are used up) or failed: one event per search. It holds the query's length and the tools found,
+ * never the query itself (see `MCPToolSearchEvent`).
+ */
+export const MCP_TOOL_SEARCH = "MCP_TOOL_SEARCH";
+/**
+ * A tool loop left granted tools out of a model request: more than the provider accepts in one request
+ * (`MAX_MODEL_TOOLS`). Emitted when the set left out changes, not on every request.
+ */
+export const MCP_TOOLS_LEFT_OUT = "MCP_TOOLS_LEFT_OUT";
+
 /** How a call ended. */
 export type MCPToolCallOutcome = "ok" | "tool_error" | "denied" | "timeout" | "cancelled" | "failed";
 
@@ -117,6 +129,46 @@ export interface MCPServerToolsEvent {
   message?: string;
 }
 
+/**
+ * One tool search, as reported to listeners: an audit record. The query is model-written text (it may
+ * quote the user), so, like a tool call's arguments, it is never recorded: only its length, and which
+ * tools were found — what the agent learned about.
+ */
+export interface MCPToolSearchEvent {
+  agent: string;
+  /** Unique per search. */
+  searchId: string;
+  /** ISO 8601 time of the event. */
+  timestamp: string;
+  /** Length of the query in characters (before it was cut to `MAX_MCP_TOOL_SEARCH_QUERY_CHARS`). */
+  queryLength: number;
+  /** Most tools asked for. */
+  limit: number;
+  /** How many tools were searched: the agent's granted, available ones (0 when refused). */
+  candidates: number;
+  /** The identities found (`<server>.<tool>`), best first; empty when refused or failed. */
+  identities: string[];
+  outcome: MCPToolCallOutcome;
+  durationMs: number;
+  /** On a refused or failed search: SEARCH_LIMIT_REACHED, SEARCH_FAILED, INVALID_ARGUMENTS. */
+  errorCode?: string;
+  /** A one-line description of the failure; never the query. */
+  message?: string;
+}
+
+/** Granted tools a tool loop left out of its model requests, and why. */
+export interface MCPToolsLeftOutEvent {
+  agent: string;
+  /** ISO 8601 time of the event. */
+  timestamp: string;
+  /** The identities left out (`<server>.<tool>`). */
+  identities: string[];
+  /** The most tools a request may carry (`MAX_MODEL_TOOLS` or the loop's `maxTools`). */
+  limit: number;
+  /** Why, in one line. */
+  reason: string;
+}
+
 /** Every event the runtime emits, and its payload. */
 export interface MCPRuntimeEvents {
   MCP_TOOL_CALL_STARTED: [MCPToolCallEvent];
@@ -128,6 +180,8 @@ export interface MCPRuntimeEvents {
   MCP_TOOL_DEFINITION_CHANGED: [MCPToolDefinitionChangedEvent];
   MCP_SERVER_TOOLS_REJECTED: [MCPServerToolsEvent];
   MCP_SERVER_TOOLS_ACCEPTED: [MCPServerToolsEvent];
+  MCP_TOOL_SEARCH: [MCPToolSearchEvent];
+  MCP_TOOLS_LEFT_OUT: [MCPToolsLeftOutEvent];
 }
 
 /** The name of a runtime event. */

@@ -16,7 +16,15 @@ export type {
 } from "./mcp-toolkit.js";
 
 // ─── Defaults ───────────────────────────────────────────────────────────────────────────────────────
-export { MAX_MCP_RESULT_CHARS, MAX_MCP_TOOL_ROUNDS, MCP_PROGRESS_INTERVAL_MS } from "./limits.js";
+export {
+  MAX_MCP_RESULT_CHARS,
+  MAX_MCP_TOOL_ROUNDS,
+  MCP_PROGRESS_INTERVAL_MS,
+  MAX_MODEL_TOOLS,
+  MCP_TOOL_SEARCH_RESULTS,
+  MAX_MCP_TOOL_SEARCH_RESULTS,
+  MAX_MCP_TOOL_SEARCH_QUERY_CHARS,
+} from "./limits.js";
 
 // ─── The executor: every tool call, policy-checked and bounded ──────────────────────────────────────
 export {
@@ -25,12 +33,38 @@ export {
   type MCPPromptGetResult,
   type MCPResourceClient,
   type MCPResourceReadResult,
+  type MCPSearchToolsOptions,
   type MCPToolCallClient,
   MCPToolExecutor,
   type MCPToolExecutorOptions,
   type MCPToolProgress,
   type MCPToolResult,
+  type MCPToolSearchHit,
+  type MCPToolSearchResult,
+  type MCPToolSearchStatus,
 } from "./mcp-tool-executor.js";
+
+// ─── Tool search: finding the right tools among many, under the policy ─────────────────────────────
+export {
+  type MCPRankedTool,
+  type MCPToolRanker,
+  type MCPToolRankOptions,
+  toolSearchText,
+} from "./mcp-tool-ranker.js";
+export {
+  createLexicalToolRanker,
+  type LexicalFieldWeights,
+  type LexicalToolRankerOptions,
+} from "./lexical-tool-ranker.js";
+export {
+  MCP_TOOL_SEARCH_DEFAULTS,
+  type MCPToolSearchConfig,
+  type MCPToolSearchMode,
+  type MCPToolSearchOption,
+  type MCPToolSearchRecord,
+  type MCPToolSearchSettings,
+  type MCPToolSearchState,
+} from "./tool-search-settings.js";
 
 // ─── Keeping a registry in step with the servers ────────────────────────────────────────────────────
 export {
@@ -52,6 +86,8 @@ export {
   MCP_PROMPT_GET,
   MCP_SERVER_TOOLS_REJECTED,
   MCP_SERVER_TOOLS_ACCEPTED,
+  MCP_TOOL_SEARCH,
+  MCP_TOOLS_LEFT_OUT,
   MCPEventDispatcher,
   type MCPAccessEvent,
   type MCPRuntimeEventName,
@@ -61,6 +97,8 @@ export {
   type MCPToolCallOutcome,
   type MCPToolDefinitionChangedEvent,
   type MCPToolProgressEvent,
+  type MCPToolSearchEvent,
+  type MCPToolsLeftOutEvent,
 } from "./events.js";
 
 // ─── Tracing (OpenTelemetry spans: `./otel`) ────────────────────────────────────────────────────────
@@ -105,4 +143,5 @@ export {
   MCPToolExecutionError,
   MCPToolkitClosedError,
   MCPToolNotFoundError,
+  MCPToolSearchError,
 } from "./errors.js";

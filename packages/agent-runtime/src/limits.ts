@@ -16,3 +16,18 @@ export const MAX_MCP_TOOL_ROUNDS = 3;
  * reported once.
  */
 export const MCP_PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * Most tools given to a model in one request. OpenAI's Chat Completions API accepts at most 128; the
+ * tool loops never bind more (to any provider), and say which tools they left out.
+ */
+export const MAX_MODEL_TOOLS = 128;
+
+/** Tools a search returns when the caller (or the model) gives no limit. */
+export const MCP_TOOL_SEARCH_RESULTS = 5;
+
+/** Most tools one search may return. */
+export const MAX_MCP_TOOL_SEARCH_RESULTS = 10;
+
+/** A search query is cut to this many characters before it is ranked. */
+export const MAX_MCP_TOOL_SEARCH_QUERY_CHARS = 500;

@@ -15,7 +15,12 @@ import {
   type MCPToolRegistry,
   parseToolIdentity,
 } from "@agentforge/mcp-permissions";
-import { MCPInvalidArgumentsError, MCPToolExecutionError, MCPToolNotFoundError } from "./errors.js";
+import {
+  MCPInvalidArgumentsError,
+  MCPToolExecutionError,
+  MCPToolNotFoundError,
+  MCPToolSearchError,
+} from "./errors.js";
 import {
   MCP_PROMPT_GET,
   MCP_RESOURCE_READ,
@@ -26,6 +31,7 @@ import {
   MCP_TOOL_CALL_PROGRESS,
   MCP_TOOL_CALL_STARTED,
   MCP_TOOL_DEFINITION_CHANGED,
+  MCP_TOOL_SEARCH,
   type MCPAccessEvent,
   MCPEventDispatcher,
   type MCPRuntimeEventName,
@@ -33,8 +39,19 @@ import {
   type MCPToolCallEvent,
   type MCPToolCallOutcome,
   type MCPToolProgressEvent,
+  type MCPToolSearchEvent,
 } from "./events.js";
-import { MAX_MCP_RESULT_CHARS, MCP_PROGRESS_INTERVAL_MS } from "./limits.js";
+import { decide, definitionsChars } from "./internal/tool-search-session.js";
+import { createLexicalToolRanker } from "./lexical-tool-ranker.js";
+import {
+  MAX_MCP_RESULT_CHARS,
+  MAX_MCP_TOOL_SEARCH_QUERY_CHARS,
+  MAX_MCP_TOOL_SEARCH_RESULTS,
+  MCP_PROGRESS_INTERVAL_MS,
+  MCP_TOOL_SEARCH_RESULTS,
+} from "./limits.js";
+import { MCPToolNameMap } from "./mcp-tool-name-map.js";
+import type { MCPToolRanker } from "./mcp-tool-ranker.js";
 import { type MCPToolSpan, type MCPTracer, noopTracer } from "./mcp-tracer.js";
 import { renderPromptMessages, renderResourceContents } from "./render-resource-prompt.js";
 import { type MCPRawToolResult, type RenderedToolResult, renderToolResult } from "./render-tool-result.js";
@@ -43,6 +60,11 @@ import {
   type ModelToolInputSchema,
   normalizeToolInputSchema,
 } from "./tool-input-schema.js";
+import {
+  type MCPToolSearchOption,
+  type MCPToolSearchSettings,
+  resolveToolSearchSettings,
+} from "./tool-search-settings.js";
 
 /** What the executor needs of a client manager (an `MCPClientManager` fits). */
 export type MCPToolCallClient = Pick<MCPClientManager, "callTool" | "getConfig">;
@@ -68,6 +90,54 @@ export interface MCPToolExecutorOptions {
    * false, only "arguments must be an object" is checked.
    */
   validateArguments?: boolean;
+  /** Ranks tools for `searchTools` (default: `createLexicalToolRanker()`, in-process). */
+  ranker?: MCPToolRanker;
+  /**
+   * Each agent's tool-search settings for the tool loops (`toolSearchSettings(agent)`): one setting for
+   * every agent, or a function of the agent (the toolkit passes the roster's `tool_search:`). Fields left
+   * out get `MCP_TOOL_SEARCH_DEFAULTS`.
+   */
+  toolSearch?: MCPToolSearchOption | ((agent: string) => MCPToolSearchOption | undefined);
+}
+
+/** Options of `searchTools`. */
+export interface MCPSearchToolsOptions {
+  /** Most tools to return (default `MCP_TOOL_SEARCH_RESULTS`, 5; at most `MAX_MCP_TOOL_SEARCH_RESULTS`, 10). */
+  limit?: number;
+  /** Candidate tools (default: every registered tool); only those the policy grants the agent are searched. */
+  tools?: Iterable<MCPToolDescriptor>;
+  /** Abandons the search (a custom ranker may be slow). */
+  signal?: AbortSignal;
+}
+
+/** Whether the tool loops would turn tool search on for an agent, and why (`toolSearchStatus`). */
+export interface MCPToolSearchStatus {
+  /** Search on: the model would get `search_tools` (and the always-loaded tools) instead of every tool. */
+  on: boolean;
+  /** Why, in one line (e.g. "138 granted tools are more than 30"). */
+  reason: string;
+  settings: MCPToolSearchSettings;
+  /** The agent's granted tools among the candidates. */
+  tools: number;
+  /** Characters of their definitions as a model gets them (names, descriptions, input schemas). */
+  chars: number;
+}
+
+/** A tool found by `searchTools`, with its score (higher is better; comparable within one search only). */
+export interface MCPToolSearchHit {
+  tool: MCPToolDescriptor;
+  score: number;
+}
+
+/** What `searchTools` found. */
+export interface MCPToolSearchResult {
+  /** Pairs the result with its `MCP_TOOL_SEARCH` event. */
+  searchId: string;
+  /** Best first; at most `limit`; only tools the agent may call. */
+  hits: MCPToolSearchHit[];
+  /** How many tools were searched (the agent's granted, registered ones among the candidates). */
+  candidates: number;
+  durationMs: number;
 }
 
 /**
@@ -302,6 +372,8 @@ export class MCPToolExecutor {
   readonly #validateArguments: boolean;
   readonly #schemas = new WeakMap<MCPToolDescriptor, ModelToolInputSchema>();
   readonly #unsubscribe: (() => void)[];
+  readonly #ranker: MCPToolRanker;
+  readonly #toolSearch: MCPToolExecutorOptions["toolSearch"];
 
   constructor(options: MCPToolExecutorOptions) {
     const max = options.maxResultChars ?? MAX_MCP_RESULT_CHARS;
@@ -315,6 +387,15 @@ export class MCPToolExecutor {
     this.#tracer = options.tracer ?? noopTracer;
     this.#maxResultChars = max;
     this.#validateArguments = options.validateArguments ?? true;
+    if (options.ranker !== undefined && typeof options.ranker?.rank !== "function") {
+      throw new TypeError("MCPToolExecutor: ranker must have a rank(query, tools, options) method");
+    }
+    this.#ranker = options.ranker ?? createLexicalToolRanker();
+    this.#toolSearch = options.toolSearch;
+    // A setting for every agent is checked now; a function's answers when they are asked for.
+    if (typeof options.toolSearch !== "function") {
+      resolveToolSearchSettings([options.toolSearch], "MCPToolExecutor: toolSearch");
+    }
     this.#unsubscribe = [
       this.registry.onDefinitionChanged((change) =>
         this.events.emit(MCP_TOOL_DEFINITION_CHANGED, {
@@ -402,6 +483,149 @@ export class MCPToolExecutor {
       // #fail throws the error it reported; here it is returned instead.
     }
     return error;
+  }
+
+  /**
+   * `agent`'s tool-search settings (the executor's `toolSearch` option, over `MCP_TOOL_SEARCH_DEFAULTS`),
+   * which the tool loops use when they are given no `toolSearch` of their own.
+   */
+  toolSearchSettings(agent: string): MCPToolSearchSettings {
+    const given = typeof this.#toolSearch === "function" ? this.#toolSearch(agent) : this.#toolSearch;
+    return resolveToolSearchSettings([given], `tool_search of agent "${String(agent)}"`);
+  }
+
+  /**
+   * Whether a tool loop would turn tool search on for `agent` over `tools` (default: every registered
+   * tool), with `toolSearch` over its settings, and why: the figures `auto` compares with the threshold.
+   */
+  toolSearchStatus(
+    agent: string,
+    options: { tools?: Iterable<MCPToolDescriptor>; toolSearch?: MCPToolSearchOption } = {},
+  ): MCPToolSearchStatus {
+    const settings = resolveToolSearchSettings(
+      [this.toolSearchSettings(agent), options.toolSearch],
+      "MCPToolExecutor.toolSearchStatus: toolSearch",
+    );
+    const granted = this.allowedTools(agent, options.tools);
+    const chars = definitionsChars(this, granted, new MCPToolNameMap());
+    const { active, reason } = decide({ settings, granted }, chars);
+    return { on: active, reason, settings, tools: granted.length, chars };
+  }
+
+  /**
+   * Find the tools `agent` may use that best match `query` (what the agent wants to do, in words). Only
+   * the agent's granted, registered tools are ranked — by the executor's ranker (in-process lexical
+   * ranking by default: no network, no model) — and whatever the ranker returns is checked again, so a
+   * search never reveals a tool the agent may not call. The query is cut to
+   * `MAX_MCP_TOOL_SEARCH_QUERY_CHARS`. Reported as one `MCP_TOOL_SEARCH` event (the query's length and
+   * the identities found; never the query). A ranker that throws gives `MCPToolSearchError`
+   * SEARCH_FAILED; an aborted `signal` rejects with its reason.
+   */
+  async searchTools(
+    agent: string,
+    query: string,
+    options: MCPSearchToolsOptions = {},
+  ): Promise<MCPToolSearchResult> {
+    if (typeof query !== "string") {
+      throw new TypeError(`MCPToolExecutor.searchTools: query must be a string, got ${typeof query}`);
+    }
+    const limit = options.limit ?? MCP_TOOL_SEARCH_RESULTS;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MCP_TOOL_SEARCH_RESULTS) {
+      throw new RangeError(
+        `MCPToolExecutor.searchTools: limit must be an integer from 1 to ${MAX_MCP_TOOL_SEARCH_RESULTS}, got ${String(limit)}`,
+      );
+    }
+    const started = performance.now();
+    const base = { agent: String(agent), searchId: newCallId(), queryLength: query.length, limit };
+    const candidates = this.allowedTools(base.agent, options.tools);
+    const byIdentity = new Map(candidates.map((tool) => [tool.identity, tool]));
+    const text =
+      query.length > MAX_MCP_TOOL_SEARCH_QUERY_CHARS
+        ? query.slice(0, MAX_MCP_TOOL_SEARCH_QUERY_CHARS)
+        : query;
+    let ranked: readonly { identity: string; score: number }[];
+    try {
+      options.signal?.throwIfAborted();
+      ranked =
+        text.trim() === ""
+          ? []
+          : await this.#ranker.rank(text, candidates, {
+              limit,
+              ...(options.signal ? { signal: options.signal } : {}),
+            });
+      options.signal?.throwIfAborted();
+      if (!Array.isArray(ranked)) throw new TypeError("the ranker did not return a list");
+    } catch (error) {
+      const aborted = options.signal?.aborted === true;
+      const failure = aborted
+        ? error
+        : new MCPToolSearchError(
+            `Tool search for agent "${base.agent}" failed in the ranker: ${eventMessage(error)}`,
+            { code: "SEARCH_FAILED", agent: base.agent, cause: error },
+          );
+      this.#emitSearch(base, started, candidates.length, [], aborted ? "cancelled" : "failed", failure);
+      throw failure;
+    }
+    // Only tools among the candidates, each once, with a finite score: a ranker cannot reveal a tool.
+    const hits: MCPToolSearchHit[] = [];
+    for (const entry of ranked) {
+      const tool = byIdentity.get((entry as { identity?: unknown } | null)?.identity as string);
+      if (!tool || hits.some((h) => h.tool === tool)) continue;
+      const score = Number((entry as { score?: unknown }).score);
+      hits.push({ tool, score: Number.isFinite(score) ? score : 0 });
+      if (hits.length === limit) break;
+    }
+    const durationMs = this.#emitSearch(
+      base,
+      started,
+      candidates.length,
+      hits.map((h) => h.tool.identity),
+      "ok",
+    );
+    return { searchId: base.searchId, hits, candidates: candidates.length, durationMs };
+  }
+
+  /**
+   * Report a search refused before it ran — the run's searches used up (SEARCH_LIMIT_REACHED), or
+   * `search_tools` arguments a model got wrong (INVALID_ARGUMENTS) — as an `MCP_TOOL_SEARCH` event, and
+   * return the error. `queryLength` is the length of the query, when there was one.
+   */
+  rejectSearch<E extends MCPError>(agent: string, queryLength: number, error: E): E {
+    this.#emitSearch(
+      { agent: String(agent), searchId: newCallId(), queryLength, limit: 0 },
+      performance.now(),
+      0,
+      [],
+      "failed",
+      error,
+    );
+    return error;
+  }
+
+  #emitSearch(
+    base: Pick<MCPToolSearchEvent, "agent" | "searchId" | "queryLength" | "limit">,
+    started: number,
+    candidates: number,
+    identities: string[],
+    outcome: MCPToolCallOutcome,
+    error?: unknown,
+  ): number {
+    const durationMs = elapsed(started);
+    if (this.events.listenerCount(MCP_TOOL_SEARCH) === 0) return durationMs;
+    const event: MCPToolSearchEvent = {
+      ...base,
+      timestamp: isoNow(),
+      candidates,
+      identities,
+      outcome,
+      durationMs,
+    };
+    if (error !== undefined) {
+      event.errorCode = MCPError.isInstance(error) ? error.code : "FAILED";
+      event.message = eventMessage(error);
+    }
+    this.events.emit(MCP_TOOL_SEARCH, event);
+    return durationMs;
   }
 
   /** The registered tools (all, or those given) that the policy grants `agent`. */

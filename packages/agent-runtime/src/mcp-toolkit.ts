@@ -19,12 +19,16 @@ import type {
   MCPPromptGetResult,
   MCPResourceClient,
   MCPResourceReadResult,
+  MCPSearchToolsOptions,
   MCPToolCallClient,
   MCPToolExecutor,
   MCPToolResult,
+  MCPToolSearchResult,
 } from "./mcp-tool-executor.js";
+import type { MCPToolRanker } from "./mcp-tool-ranker.js";
 import type { MCPTracer } from "./mcp-tracer.js";
 import type { MCPRejectedServer } from "./sync-registry.js";
+import type { MCPToolSearchOption, MCPToolSearchSettings } from "./tool-search-settings.js";
 
 /**
  * A roster written in code, in the config file's shape (snake_case keys, e.g. `connection_timeout`):
@@ -70,6 +74,13 @@ export interface CreateMCPToolkitOptions<C = MCPToolkitConfig> {
   maxResultChars?: number;
   /** Check arguments against the tool's input schema before calling (default true). */
   validateArguments?: boolean;
+  /**
+   * Tool search for every agent of the toolkit (a mode or settings); an agent's `tool_search:` in the
+   * roster's `permissions:` overrides it field by field. Default `MCP_TOOL_SEARCH_DEFAULTS` (`auto`).
+   */
+  toolSearch?: MCPToolSearchOption;
+  /** Ranks tools for `searchTools` (default: the in-process `createLexicalToolRanker()`). */
+  ranker?: MCPToolRanker;
 }
 
 /** Options of `toolkit.createExecutor`. */
@@ -122,6 +133,13 @@ export interface MCPToolkit<C = MCPToolkitConfig> extends AsyncDisposable {
   discover(): Promise<MCPDiscoveryResult>;
   /** The tools the policy grants `agent` (discovers first when that has not happened yet). */
   tools(agent: string): Promise<MCPToolDescriptor[]>;
+  /**
+   * The tools `agent` may use that best match `query` — only its granted, available tools are ranked
+   * (discovers first if needed); see `MCPToolExecutor.searchTools`. `limit` defaults to 5 (at most 10).
+   */
+  searchTools(agent: string, query: string, options?: MCPSearchToolsOptions): Promise<MCPToolSearchResult>;
+  /** `agent`'s tool-search settings: the roster's `tool_search:` over the toolkit's `toolSearch` and the defaults. */
+  toolSearchSettings(agent: string): MCPToolSearchSettings;
   /** Call `identity` (`<server>.<tool>`) as `agent`, through the executor (discovers first if needed). */
   execute(
     agent: string,

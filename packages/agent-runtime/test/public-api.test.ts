@@ -13,12 +13,16 @@ describe("public API", () => {
         "MAX_MCP_MEDIA_BYTES",
         "MAX_MCP_RESULT_CHARS",
         "MAX_MCP_TOOL_ROUNDS",
+        "MAX_MCP_TOOL_SEARCH_QUERY_CHARS",
+        "MAX_MCP_TOOL_SEARCH_RESULTS",
+        "MAX_MODEL_TOOLS",
         "MCPEventDispatcher",
         "MCPInvalidArgumentsError",
         "MCPToolExecutionError",
         "MCPToolExecutor",
         "MCPToolNameMap",
         "MCPToolNotFoundError",
+        "MCPToolSearchError",
         "MCPToolkitClosedError",
         "MCP_MODEL_IMAGE_TYPES",
         "MCP_PROGRESS_INTERVAL_MS",
@@ -26,14 +30,19 @@ describe("public API", () => {
         "MCP_RESOURCE_READ",
         "MCP_SERVER_TOOLS_ACCEPTED",
         "MCP_SERVER_TOOLS_REJECTED",
+        "MCP_TOOLS_LEFT_OUT",
         "MCP_TOOL_CALL_COMPLETED",
         "MCP_TOOL_CALL_FAILED",
         "MCP_TOOL_CALL_PROGRESS",
         "MCP_TOOL_CALL_STARTED",
         "MCP_TOOL_DEFINITION_CHANGED",
+        "MCP_TOOL_SEARCH",
+        "MCP_TOOL_SEARCH_DEFAULTS",
+        "MCP_TOOL_SEARCH_RESULTS",
         "MODEL_TOOL_NAME_PATTERN",
         "checkToolArguments",
         "cleanModelText",
+        "createLexicalToolRanker",
         "createMCPToolkit",
         "isForAssistant",
         "modelToolName",
@@ -44,6 +53,7 @@ describe("public API", () => {
         "selectToolResultMedia",
         "syncRegistry",
         "toolErrorText",
+        "toolSearchText",
       ]
     `);
     expect(Object.keys(langchain).sort()).toMatchInlineSnapshot(`
@@ -55,7 +65,9 @@ describe("public API", () => {
     expect(Object.keys(aiSdk).sort()).toMatchInlineSnapshot(`
       [
         "reportInvalidToolCalls",
+        "stopAfterToolRounds",
         "toAISDKTools",
+        "toolSearchStateOf",
       ]
     `);
     expect(Object.keys(node).sort()).toMatchInlineSnapshot(`
@@ -101,7 +113,12 @@ describe("public API", () => {
     expect(closed.operation).toBe("tools");
     expect(api.MCPToolkitClosedError.isInstance(closed)).toBe(true);
     expect(api.MCPToolNotFoundError.isInstance(closed)).toBe(false);
-    expect(classes).toHaveLength(4);
+    const limit = new api.MCPToolSearchError("used up", { code: "SEARCH_LIMIT_REACHED", agent: "a" });
+    expect(limit.code).toBe("SEARCH_LIMIT_REACHED");
+    expect(limit.agent).toBe("a");
+    expect(api.MCPToolSearchError.isInstance(limit)).toBe(true);
+    expect(api.MCPToolNotFoundError.isInstance(limit)).toBe(false);
+    expect(classes).toHaveLength(5);
     for (const ErrorClass of classes)
       expect(typeof (ErrorClass as { isInstance?: unknown }).isInstance).toBe("function");
   });
@@ -109,5 +126,12 @@ describe("public API", () => {
   it("exports the library's defaults as named constants", () => {
     expect(api.MAX_MCP_RESULT_CHARS).toBe(8000);
     expect(api.MAX_MCP_TOOL_ROUNDS).toBe(3);
+    expect(api.MAX_MODEL_TOOLS).toBe(128);
+    expect(api.MCP_TOOL_SEARCH_DEFAULTS).toEqual({
+      mode: "auto",
+      threshold: { tools: 30, chars: 40_000 },
+      alwaysLoad: [],
+      maxSearches: 3,
+    });
   });
 });

@@ -16,6 +16,8 @@ export type {
   MCPPermissionsConfig,
   MCPAgentPermissions,
   MCPPatternLists,
+  MCPToolSearchConfig,
+  MCPToolSearchMode,
 } from "./schema.js";
 
 // Resolution at connect time: placeholders, environment, auth headers

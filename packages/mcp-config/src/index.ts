@@ -18,6 +18,8 @@ export {
   serverEntrySchema,
   authConfigSchema,
   permissionsSchema,
+  toolSearchConfigSchema,
+  TOOL_SEARCH_MODES,
   type ConfigFile,
   type ServerEntry,
   OAUTH_SIGNING_ALGORITHMS,

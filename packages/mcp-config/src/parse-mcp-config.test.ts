@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MCPConfigError, MCPError } from "./errors.js";
 import { parseMCPConfig, parseMCPServerConfigs } from "./parse-mcp-config.js";
+import { stringifyMCPConfig } from "./stringify-mcp-config.js";
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
 
@@ -281,6 +282,60 @@ describe("parseMCPConfig: resource and prompt grants", () => {
     expect(() =>
       parseMCPConfig("servers: []\npermissions:\n  a: { allow: [], resource: [docs:*] }\n"),
     ).toThrow(/unknown key "resource" \(did you mean "resources"\?\)/);
+  });
+});
+
+describe("parseMCPConfig: tool_search", () => {
+  it("reads an agent's tool_search settings into camelCase, only the fields given", () => {
+    const { permissions } = parseMCPConfig(fixture("tool-search.yaml"));
+    expect(permissions.researcher).toEqual({
+      allow: ["github.*", "slack.*", "filesystem.*"],
+      deny: [],
+      toolSearch: {
+        mode: "auto",
+        threshold: { tools: 20, chars: 30000 },
+        alwaysLoad: ["filesystem.read_text_file", "slack.slack_post_*"],
+        maxSearches: 5,
+      },
+    });
+    expect(permissions.planner).toEqual({ allow: ["github.*"], deny: [], toolSearch: { mode: "on" } });
+    expect("toolSearch" in (permissions.small ?? {})).toBe(false);
+  });
+
+  it("names agent, field, line and column for every bad setting", () => {
+    const error = configError("bad-tool-search.yaml");
+    expect(error.issues.map((i) => [i.path, i.line])).toEqual([
+      ["permissions.a.tool_search.mode", 5],
+      ["permissions.b.tool_search.threshold.tools", 8],
+      ["permissions.b.tool_search.threshold.size", 8],
+      ["permissions.c.tool_search.always_load[0]", 11],
+      ["permissions.c.tool_search.max_searches", 11],
+      ["permissions.d.tool_search.max_search", 14],
+    ]);
+    const byPath = new Map(error.issues.map((i) => [i.path, i.message]));
+    expect(byPath.get("permissions.a.tool_search.mode")).toBe('expected one of "auto", "on", "off"');
+    expect(byPath.get("permissions.b.tool_search.threshold.tools")).toMatch(/at least 0/);
+    expect(byPath.get("permissions.b.tool_search.threshold.size")).toMatch(/unknown key "size"/);
+    expect(byPath.get("permissions.c.tool_search.always_load[0]")).toMatch(/every tool of every server/);
+    expect(byPath.get("permissions.c.tool_search.max_searches")).toMatch(/set mode: off/);
+    expect(byPath.get("permissions.d.tool_search.max_search")).toBe(
+      'unknown key "max_search" (did you mean "max_searches"?)',
+    );
+    expect(error.issues.every((i) => typeof i.column === "number")).toBe(true);
+  });
+
+  it("round-trips through stringifyMCPConfig in the file's snake_case", () => {
+    const config = parseMCPConfig(fixture("tool-search.yaml"));
+    const text = stringifyMCPConfig(config);
+    expect(text).toContain("always_load:");
+    expect(text).not.toContain("alwaysLoad");
+    expect(parseMCPConfig(text).permissions).toEqual(config.permissions);
+  });
+
+  it("suggests tool_search for a misspelt key of a grant", () => {
+    expect(() => parseMCPConfig("servers: []\npermissions:\n  a: { allow: [], toolsearch: {} }\n")).toThrow(
+      /unknown key "toolsearch" \(did you mean "tool_search"\?\)/,
+    );
   });
 });
 

@@ -88,7 +88,19 @@ const knownKeys: KnownKeys = {
     if (path[0] === "servers" && path[2] === "auth" && path.length === 3) {
       return AUTH_KEYS.get(String(record?.type));
     }
-    if (path[0] === "permissions" && path.length === 2) return ["allow", "deny", "resources", "prompts"];
+    if (path[0] === "permissions" && path.length === 2)
+      return ["allow", "deny", "resources", "prompts", "tool_search"];
+    if (path[0] === "permissions" && path.length === 3 && path[2] === "tool_search") {
+      return ["mode", "threshold", "always_load", "max_searches"];
+    }
+    if (
+      path[0] === "permissions" &&
+      path.length === 4 &&
+      path[2] === "tool_search" &&
+      path[3] === "threshold"
+    ) {
+      return ["tools", "chars"];
+    }
     if (
       path[0] === "permissions" &&
       path.length === 3 &&

@@ -250,6 +250,39 @@ function patternLists(pattern: z.ZodType<string>) {
   ]);
 }
 
+const count = z
+  .int({ error: "expected a whole number" })
+  .min(0, { error: "expected a number of at least 0" });
+
+/** The modes of tool search: `auto` turns it on over the threshold, `on` always, `off` never. */
+export const TOOL_SEARCH_MODES = ["auto", "on", "off"] as const;
+
+/**
+ * `tool_search:` of an agent: how its tools reach a model when it is granted many. Every field is
+ * optional; the runtime fills in its defaults (mode `auto`, threshold 30 tools or 40,000 characters of
+ * definitions, 3 searches per run).
+ */
+export const toolSearchConfigSchema = z.strictObject({
+  /** `auto` (default): on when the granted tools exceed `threshold`; `on`: always; `off`: never. */
+  mode: z.enum(TOOL_SEARCH_MODES, { error: 'expected "auto", "on" or "off"' }).optional(),
+  /** `auto` turns search on when the agent's granted tools exceed either figure. */
+  threshold: z
+    .strictObject({
+      /** Number of granted tools (default 30). */
+      tools: count.optional(),
+      /** Characters of their definitions: names, descriptions, input schemas (default 40000). */
+      chars: count.optional(),
+    })
+    .optional(),
+  /** Tool patterns (`server.tool`, `server.*`) given to the model from the start; never grants anything. */
+  always_load: z.array(permissionPattern).optional(),
+  /** Searches a run may make (default 3). */
+  max_searches: z
+    .int({ error: "expected a whole number" })
+    .min(1, { error: "expected at least 1 (to turn search off, set mode: off)" })
+    .optional(),
+});
+
 const agentPermissions = z.union([
   z.array(permissionPattern),
   z.strictObject({
@@ -259,12 +292,14 @@ const agentPermissions = z.union([
     resources: patternLists(patternSchema(resourcePatternProblem)).optional(),
     /** Prompt patterns `<server>.<prompt>`; without them the agent gets no prompt. */
     prompts: patternLists(patternSchema(promptPatternProblem)).optional(),
+    /** How the agent's tools reach a model when it has many (see `toolSearchConfigSchema`). */
+    tool_search: toolSearchConfigSchema.optional(),
   }),
 ]);
 
 /**
- * `permissions:`: agent name -> allowed tool patterns, or `{ allow, deny, resources?, prompts? }`
- * (`resources` and `prompts` each a list of patterns or `{ allow, deny }`).
+ * `permissions:`: agent name -> allowed tool patterns, or `{ allow, deny, resources?, prompts?,
+ * tool_search? }` (`resources` and `prompts` each a list of patterns or `{ allow, deny }`).
  */
 export const permissionsSchema = z.record(
   z.string().regex(AGENT_NAME_PATTERN, {
@@ -331,16 +366,37 @@ export interface MCPPatternLists {
   deny: string[];
 }
 
+/** The modes of tool search (see `MCPToolSearchConfig`). */
+export type MCPToolSearchMode = (typeof TOOL_SEARCH_MODES)[number];
+
+/**
+ * An agent's `tool_search:` settings (camelCase), as written: every field optional, the runtime's
+ * defaults apply to what is left out.
+ */
+export interface MCPToolSearchConfig {
+  /** `auto`: on when the granted tools exceed `threshold`; `on`: always; `off`: never. */
+  mode?: MCPToolSearchMode;
+  /** `auto` turns search on when the granted tools exceed either figure. */
+  threshold?: { tools?: number; chars?: number };
+  /** Tool patterns given to the model from the start (only those also granted). */
+  alwaysLoad?: string[];
+  /** Searches a run may make. */
+  maxSearches?: number;
+}
+
 /**
  * One agent's grants: tool patterns it may call (`allow`), tool patterns denied even when allowed
  * (`deny`), and, when given, its resource and prompt patterns. No `resources` (or `prompts`) means no
- * resource (or prompt) at all: deny by default.
+ * resource (or prompt) at all: deny by default. `toolSearch` is the agent's tool-search setting (it
+ * grants nothing).
  */
 export interface MCPAgentPermissions extends MCPPatternLists {
   /** Resource patterns `<server>:<uri-pattern>` (`docs:file:///srv/docs/*`). */
   resources?: MCPPatternLists;
   /** Prompt patterns `<server>.<prompt>` (`github.review_*`). */
   prompts?: MCPPatternLists;
+  /** How the agent's tools reach a model when it has many (`tool_search:` in the file). */
+  toolSearch?: MCPToolSearchConfig;
 }
 /** Agent name -> its grants, from the `permissions:` section. */
 export type MCPPermissionsConfig = Record<string, MCPAgentPermissions>;

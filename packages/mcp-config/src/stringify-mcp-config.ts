@@ -1,4 +1,5 @@
 import { stringify } from "yaml";
+import { toolSearchInput } from "./internal/config-output.js";
 import { MCP_CONFIG_SCHEMA_ID } from "./json-schema.js";
 import type { MCPPermissionsConfig, MCPServerConfig } from "./schema.js";
 
@@ -36,7 +37,14 @@ export function stringifyMCPConfig(config: {
   });
   const document: Record<string, unknown> = { servers };
   if (config.permissions && Object.keys(config.permissions).length > 0) {
-    document.permissions = config.permissions;
+    // The file's keys are snake_case: `toolSearch` is written as `tool_search`.
+    const permissions: Record<string, unknown> = {};
+    for (const [agent, grant] of Object.entries(config.permissions)) {
+      const { toolSearch, ...rest } = grant;
+      permissions[agent] =
+        toolSearch === undefined ? rest : { ...rest, tool_search: toolSearchInput(toolSearch) };
+    }
+    document.permissions = permissions;
   }
   return `# yaml-language-server: $schema=${MCP_CONFIG_SCHEMA_ID}\n${stringify(document, { lineWidth: 0 })}`;
 }

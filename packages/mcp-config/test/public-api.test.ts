@@ -18,6 +18,7 @@ describe("public API", () => {
         "REDACTED_MARKER",
         "SERVER_NAME_PATTERN",
         "SecretRedactor",
+        "TOOL_SEARCH_MODES",
         "authConfigSchema",
         "canonicalResourceUri",
         "configFileSchema",
@@ -39,6 +40,7 @@ describe("public API", () => {
         "secretForms",
         "serverEntrySchema",
         "stringifyMCPConfig",
+        "toolSearchConfigSchema",
       ]
     `);
     expect(Object.keys(node).sort()).toMatchInlineSnapshot(`

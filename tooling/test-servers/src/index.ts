@@ -398,3 +398,12 @@ export function createTestCertificates(
     passphrase,
   };
 }
+
+export {
+  PUBLIC_ROSTER_DIR,
+  publicRoster,
+  REPLAY_SERVER,
+  type RecordedServer,
+  type RecordedTool,
+  replayServer,
+} from "./public-roster.js";

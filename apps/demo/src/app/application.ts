@@ -13,6 +13,8 @@ import {
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_DEFINITION_CHANGED,
+  MCP_TOOL_SEARCH,
+  MCP_TOOLS_LEFT_OUT,
   type MCPRejectedServer,
   type MCPToolCallClient,
   type MCPToolExecutor,
@@ -366,7 +368,10 @@ function auditWriter(
   };
 }
 
-/** The audit trail of an executor: who called what, how it ended, how long it took. Never arguments or results. */
+/**
+ * The audit trail of an executor: who called what, how it ended, how long it took; what each search
+ * found; tools a loop left out. Never arguments, results or search queries.
+ */
 function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
   for (const name of [MCP_TOOL_CALL_COMPLETED, MCP_TOOL_CALL_FAILED] as const) {
     executor.events.on(name, (event) => {
@@ -385,6 +390,31 @@ function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
       });
     });
   }
+  // A search: the query's length and what was found — the query itself is never written (it is
+  // model-written text, like a call's arguments).
+  executor.events.on(MCP_TOOL_SEARCH, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOL_SEARCH,
+      agent: event.agent,
+      searchId: event.searchId,
+      queryLength: event.queryLength,
+      candidates: event.candidates,
+      found: event.identities,
+      outcome: event.outcome,
+      errorCode: event.errorCode,
+    });
+  });
+  executor.events.on(MCP_TOOLS_LEFT_OUT, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOLS_LEFT_OUT,
+      agent: event.agent,
+      tools: event.identities,
+      limit: event.limit,
+      reason: event.reason,
+    });
+  });
   executor.events.on(MCP_TOOL_DEFINITION_CHANGED, (event) => {
     audit.write({
       at: event.timestamp,

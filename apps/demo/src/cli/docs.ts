@@ -64,6 +64,12 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
         );
       } else if (event.type === "tool_progress") {
         progress.progress(event);
+      } else if (event.type === "tool_search") {
+        progress.note(
+          event.ok
+            ? `tool search: ${event.found.length} found (${event.found.join(", ") || "none"})`
+            : `tool search refused: ${event.errorCode}`,
+        );
       } else if (event.type === "server_unavailable") {
         progress.note(`server ${event.server} unavailable: ${event.message}`);
       }

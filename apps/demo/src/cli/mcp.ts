@@ -12,6 +12,7 @@ import type {
   RefreshView,
   ServerView,
   TestView,
+  ToolSearchView,
   ToolsView,
 } from "../mcp/mcp-views.js";
 import { UnknownServerError } from "../mcp/unknown-server-error.js";
@@ -86,6 +87,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     if (verb === "list") return await list(options, out);
     if (verb === "reload") return await reload(options, values.url, out);
     if (values.url !== undefined) throw new UsageError("--url is an option of mcp reload only");
+    const search = searchOptions(verb as Verb, values);
     const { MCPManagement } = await import("../mcp/mcp-management.js");
     // A person at a terminal is asked when a server requests input; otherwise requests are declined.
     if (!json && process.stdin.isTTY && process.stderr.isTTY) {
@@ -104,6 +106,15 @@ export async function mcpCommand(argv: string[]): Promise<number> {
           return inspect({ ...view, catalog }, out);
         }
         case "tools":
+          if (search) {
+            return searchResult(
+              await management.searchTools(search.agent, search.query, {
+                ...(name !== undefined ? { server: name } : {}),
+                ...(search.limit !== undefined ? { limit: search.limit } : {}),
+              }),
+              out,
+            );
+          }
           return tools(await management.tools(name), out);
         case "test":
           return test(await management.test(name as string), out);
@@ -265,6 +276,53 @@ function tools(view: ToolsView, out: Output): number {
       return `${out.paint("bold", server.name)} (${server.toolCount} tools)\n${formatTable(["TOOL", "AGENTS", "DESCRIPTION"], rows, out.paint)}`;
     });
     return blocks.join("\n\n");
+  });
+  return view.servers.every((s) => s.status === "ok") ? 0 : 1;
+}
+
+/** `--agent X --search "query" [--limit N]`: only with `tools`, the three together. */
+function searchOptions(
+  verb: Verb,
+  values: { agent?: string | undefined; search?: string | undefined; limit?: string | undefined },
+): { agent: string; query: string; limit?: number } | undefined {
+  const { agent, search, limit } = values;
+  if (agent === undefined && search === undefined && limit === undefined) return undefined;
+  if (verb !== "tools") throw new UsageError("--agent, --search and --limit are options of mcp tools only");
+  if (agent === undefined || search === undefined) {
+    throw new UsageError(
+      'usage: agentforge mcp tools [<name>] --agent <agent> --search "<what to do>" [--limit N]',
+    );
+  }
+  if (limit !== undefined && !/^(10|[1-9])$/.test(limit)) {
+    throw new UsageError(`--limit expects an integer from 1 to 10, got "${limit}"`);
+  }
+  return { agent, query: search, ...(limit !== undefined ? { limit: Number(limit) } : {}) };
+}
+
+function searchResult(view: ToolSearchView, out: Output): number {
+  emit(out, view, () => {
+    const failed = view.servers
+      .filter((s) => s.status !== "ok" && s.error)
+      .map(
+        (s) =>
+          `${out.paint("bold", s.name)}: ${out.paint("red", s.status)}\n${errorLines(s.error as ErrorView, out.paint)}`,
+      );
+    const rows = view.hits.map((hit, i): Cell[] => [
+      String(i + 1),
+      hit.identity,
+      hit.score.toFixed(2),
+      firstLine(hit.description, 70),
+    ]);
+    const head = `Tools of agent ${out.paint("bold", terminalSafe(view.agent, 80))} for "${terminalSafe(view.query, 200)}" (${view.candidates} searched)`;
+    const table =
+      rows.length > 0
+        ? formatTable(["#", "TOOL", "SCORE", "DESCRIPTION"], rows, out.paint)
+        : out.paint(
+            "dim",
+            view.candidates === 0 ? "  (the agent is granted no tool)" : "  (no tool matched)",
+          );
+    const mode = `a run with these tools would search for them: ${view.search.on ? out.paint("green", "yes") : "no"} (${view.search.mode}: ${view.search.reason})`;
+    return [...failed, head, table, out.paint("dim", mode)].join("\n");
   });
   return view.servers.every((s) => s.status === "ok") ? 0 : 1;
 }

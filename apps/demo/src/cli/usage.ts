@@ -17,6 +17,9 @@ export const MCP_USAGE = `Usage: agentforge mcp <verb> [options]
   list                 every server: display name, transport, enabled, last known health (never connects)
   inspect <name>       its config (variable names, never values) and live info (protocol, capabilities)
   tools [<name>]       tools, descriptions, and which agents the policy lets call each
+    --agent A --search "what to do" [--limit N]
+                       the tools a search of agent A's granted tools returns (best first, N ≤ 10),
+                       and whether its runs search for their tools (tool_search: in permissions)
   test <name>          connect, list tools, report one latency figure
   health [<name>]      check every server in parallel (or one): status, latency, error, stderr tail
   refresh              reconnect and rediscover every enabled server

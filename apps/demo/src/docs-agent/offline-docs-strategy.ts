@@ -61,6 +61,17 @@ function find(tools: readonly { name: string }[], suffix: string): string | unde
   return tools.find((t) => t.name.endsWith(`__${suffix}`))?.name;
 }
 
+/**
+ * With tool search on (a large roster), the file tools are not given from the start: they are searched
+ * for first, one search per capability, all in the first turn (a turn of searches uses no tool round).
+ */
+export const FILE_TOOL_SEARCHES: readonly string[] = [
+  "list the files in a folder",
+  "directory tree of a folder",
+  "read a text file",
+];
+const SEARCH_TOOL = "search_tools";
+
 /** What the conversation so far says about the folder. */
 interface Knowledge {
   inventory: Inventory;
@@ -226,7 +237,9 @@ function headLinesOf(file: string): number | undefined {
 export function createOfflineDocsStrategy(options: OfflineDocsOptions) {
   const { root } = options;
   return (context: ScriptContext): ScriptedReply => {
-    const outcomes = toolOutcomes(context.messages);
+    // Searches are not about the folder: they are left out of what the conversation says about it.
+    const all = toolOutcomes(context.messages);
+    const outcomes = all.filter((o) => o.tool !== SEARCH_TOOL);
     const knowledge = learn(outcomes, root);
     const tools = context.tools;
     // Without tools (the budget is spent, or nothing was granted), write with what we have.
@@ -234,6 +247,19 @@ export function createOfflineDocsStrategy(options: OfflineDocsOptions) {
     const thinking = find(tools, "sequentialthinking");
     const tree = find(tools, "directory_tree");
     const listing = find(tools, "list_directory");
+    const searched = all.length > outcomes.length;
+    if (
+      !tree &&
+      !listing &&
+      !find(tools, "read_text_file") &&
+      !searched &&
+      tools.some((t) => t.name === SEARCH_TOOL)
+    ) {
+      return {
+        content: "Looking for the file tools first.",
+        toolCalls: FILE_TOOL_SEARCHES.map((query) => ({ name: SEARCH_TOOL, args: { query, limit: 3 } })),
+      };
+    }
     if (outcomes.length === 0) {
       const calls: ScriptedToolCall[] = [];
       if (listing) calls.push({ name: listing, args: { path: root } });

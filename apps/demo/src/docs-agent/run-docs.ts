@@ -3,7 +3,12 @@
 import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type { MCPToolExecutor, MCPToolProgress, MCPTracer } from "@agentforge/agent-runtime";
+import type {
+  MCPToolExecutor,
+  MCPToolProgress,
+  MCPToolSearchRecord,
+  MCPTracer,
+} from "@agentforge/agent-runtime";
 import {
   invokeWithTools,
   type ToolCallRecord,
@@ -36,6 +41,18 @@ export type RunEvent =
     }
   | { type: "server_unavailable"; runId: string; server: string; message: string }
   | { type: "round_saved"; runId: string; round: number }
+  | {
+      /**
+       * The agent searched its tools (tool search is on for a large roster): the query's length and the
+       * identities found, never the query.
+       */
+      type: "tool_search";
+      runId: string;
+      queryLength: number;
+      found: string[];
+      ok: boolean;
+      errorCode?: string;
+    }
   | {
       /**
        * A tool call reported progress (coalesced by the executor: at most one per 100 ms per call).
@@ -345,6 +362,15 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         signal: controller.signal,
         ...(existing && existing.state.messages.length > 0 ? { resume: existing.state } : {}),
         ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
+        onToolSearch: ({ queryLength, found, ok, errorCode }: MCPToolSearchRecord) =>
+          options.onEvent?.({
+            type: "tool_search",
+            runId: run.id,
+            queryLength,
+            found,
+            ok,
+            ...(errorCode ? { errorCode } : {}),
+          }),
         ...(options.onEvent
           ? {
               onProgress: ({ identity, callId, progress, total }: MCPToolProgress) => {
@@ -369,7 +395,13 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         ...run,
         status: "finished",
         document,
-        state: { messages: result.transcript, round: result.rounds, calls: result.calls, finished: true },
+        state: {
+          messages: result.transcript,
+          round: result.rounds,
+          calls: result.calls,
+          finished: true,
+          ...(result.toolSearch ? { toolSearch: result.toolSearch } : {}),
+        },
       };
       await saving;
       if (saveFailure) throw saveFailure;

@@ -41,6 +41,7 @@ import {
   type ServerView,
   serverView,
   type TestView,
+  type ToolSearchView,
   type ToolsView,
   toolView,
 } from "./mcp-views.js";
@@ -368,6 +369,37 @@ export class MCPManagement {
     return {
       tools: results.flatMap((r) => r.tools.map((tool) => toolView(tool, this.#agentsAllowed))),
       servers: results.map((r) => r.status),
+    };
+  }
+
+  /**
+   * What a search of `agent`'s tools returns (`executor.searchTools`: only its granted tools, ranked
+   * in-process), after listing the servers (all, or `server`); and whether a tool loop would turn
+   * search on for it, by its `tool_search:` settings.
+   */
+  async searchTools(
+    agent: string,
+    query: string,
+    options: { server?: string; limit?: number } = {},
+  ): Promise<ToolSearchView> {
+    const { servers } = await this.tools(options.server);
+    const executor = this.app.executor;
+    const result = await executor.searchTools(agent, query, {
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    });
+    const status = executor.toolSearchStatus(agent);
+    return {
+      agent,
+      query,
+      candidates: result.candidates,
+      search: { mode: status.settings.mode, on: status.on, reason: status.reason },
+      hits: result.hits.map(({ tool, score }) => ({
+        identity: tool.identity,
+        score,
+        title: tool.title ?? null,
+        description: tool.description ?? "",
+      })),
+      servers,
     };
   }
 

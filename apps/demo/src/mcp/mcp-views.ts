@@ -108,6 +108,22 @@ export interface ToolsView {
   servers: ServerToolsStatus[];
 }
 
+/** `mcp tools --agent X --search "query"`: what a search of that agent's tools returns. */
+export interface ToolSearchView {
+  agent: string;
+  query: string;
+  /** How many tools were searched: the agent's granted ones. */
+  candidates: number;
+  /**
+   * Whether a tool loop over the listed tools would give this agent search_tools (by its `tool_search:`
+   * settings), and why.
+   */
+  search: { mode: "auto" | "on" | "off"; on: boolean; reason: string };
+  hits: { identity: string; score: number; title: string | null; description: string }[];
+  /** The servers listed for the search (failures reported per server). */
+  servers: ServerToolsStatus[];
+}
+
 /** `mcp test <name>`. */
 export interface TestView {
   name: string;

@@ -4,11 +4,16 @@
 
 // ─── MCP tools as AI SDK tools ──────────────────────────────────────────────────────────────────────
 export {
+  type MCPAISDKSearchOutput,
   type MCPAISDKToolOutput,
+  type MCPAISDKTools,
   type MCPToolSource,
   type ToAISDKToolsOptions,
   toAISDKTools,
 } from "./to-ai-sdk-tools.js";
+
+// ─── Tool search in an AI SDK run: the rounds, and the state to continue a run ─────────────────────
+export { stopAfterToolRounds, toolSearchStateOf } from "./to-ai-sdk-tools.js";
 
 // ─── Reporting calls the AI SDK refuses before a tool runs ──────────────────────────────────────────
 export { reportInvalidToolCalls } from "./to-ai-sdk-tools.js";

@@ -5,15 +5,26 @@ import {
   type JSONSchema7,
   jsonSchema,
   NoSuchToolError,
+  type StopCondition,
   type Tool,
   type ToolCallRepairFunction,
+  type ToolSet,
 } from "ai";
 import { MCPInvalidArgumentsError, MCPToolNotFoundError } from "../errors.js";
+import { modelToolDescription } from "../internal/model-tool-definition.js";
+import { SEARCH_TOOL_SCHEMA, ToolSearchSession } from "../internal/tool-search-session.js";
+import { MAX_MCP_TOOL_ROUNDS, MAX_MODEL_TOOLS } from "../limits.js";
 import type { MCPToolExecutor, MCPToolProgress, MCPToolResult } from "../mcp-tool-executor.js";
 import { MCPToolNameMap } from "../mcp-tool-name-map.js";
 import type { MCPToolkit } from "../mcp-toolkit.js";
 import { toolErrorText } from "../tool-error-text.js";
 import { type MCPMediaOptions, selectToolResultMedia } from "../tool-result-media.js";
+import {
+  type MCPToolSearchOption,
+  type MCPToolSearchRecord,
+  type MCPToolSearchState,
+  resolveToolSearchSettings,
+} from "../tool-search-settings.js";
 
 /** Where the tools come from: a toolkit (discovers on first use) or an executor and its registry. */
 export type MCPToolSource = MCPToolExecutor | Pick<MCPToolkit<never>, "executor" | "tools">;
@@ -34,7 +45,33 @@ export interface ToAISDKToolsOptions {
   media?: "none" | "content" | MCPMediaOptions;
   /** Receives each call's progress (coalesced; numbers only), see `MCPExecuteOptions.onProgress`. */
   onProgress?: (progress: MCPToolProgress) => void;
+  /**
+   * Tool search (deferred loading): `"auto"`, `"on"`, `"off"`, or settings (default: the executor's
+   * `toolSearchSettings(agent)`: the roster's `tool_search:`, else `auto` above 30 tools or 40,000
+   * characters of definitions). When on, the record holds the `alwaysLoad` tools and `search_tools`; the
+   * tools a search finds are ADDED TO THE RECORD, so the AI SDK (which reads `tools` at every step) gives
+   * them to the model from its next step on. Use one record per run, and
+   * `stopWhen: stopAfterToolRounds(tools)` so that turns of searches only do not use up the rounds.
+   */
+  toolSearch?: MCPToolSearchOption;
+  /** Continue a run's search: its state, from `toolSearchStateOf(tools)` of the run's record. */
+  toolSearchState?: MCPToolSearchState;
+  /** Called after every tool search (plain data: never the query). */
+  onToolSearch?: (record: MCPToolSearchRecord) => void;
+  /** Most tools in the record (default `MAX_MODEL_TOOLS`, 128); the rest are reported (`MCP_TOOLS_LEFT_OUT`). */
+  maxTools?: number;
 }
+
+/** What `search_tools` returns to the AI SDK: the model gets `text`; `found` are the identities found. */
+export type MCPAISDKSearchOutput =
+  | { ok: true; text: string; found: string[] }
+  | { ok: false; text: string; errorCode: string; error: MCPError };
+
+/** The tools `toAISDKTools` gives: MCP tools, and `search_tools` when tool search is on. */
+export type MCPAISDKTools = Record<string, Tool<unknown, MCPAISDKToolOutput | MCPAISDKSearchOutput>>;
+
+/** The search session of each record made with tool search on. */
+const sessions = new WeakMap<object, ToolSearchSession>();
 
 type ContentOutputPart =
   | { type: "text"; text: string }
@@ -58,9 +95,6 @@ export type MCPAISDKToolOutput =
   | { ok: true; text: string; result: MCPToolResult }
   | { ok: false; text: string; errorCode: string; error: MCPError };
 
-/** Tool descriptions from servers are cut to this many characters before they reach a model. */
-const MAX_DESCRIPTION = 4000;
-
 function executorOf(source: MCPToolSource): MCPToolExecutor {
   return "executor" in source ? source.executor : source;
 }
@@ -75,12 +109,6 @@ async function grantedTools(
   return "executor" in source ? source.tools(agent) : executor.allowedTools(agent);
 }
 
-function describe(descriptor: MCPToolDescriptor): string {
-  const given = descriptor.description ?? descriptor.title;
-  if (typeof given !== "string" || given.length === 0) return `MCP tool ${descriptor.identity}`;
-  return given.length > MAX_DESCRIPTION ? `${given.slice(0, MAX_DESCRIPTION - 1)}…` : given;
-}
-
 /**
  * The MCP tools `agent` may call, as Vercel AI SDK tools (`dynamicTool` + `jsonSchema`), keyed by
  * model-safe names (`filesystem__read_text_file`, see `MCPToolNameMap`). Every call goes through the
@@ -89,24 +117,42 @@ function describe(descriptor: MCPToolDescriptor): string {
  * server's timeouts apply, the result is capped, and the call is reported as events and a span. A refused
  * or failed call is returned to the model as an error result (`Error (<CODE>): ...`), never thrown out of
  * the run; only cancellation (the run's abort signal) propagates. Bound the rounds with
- * `stopWhen: stepCountIs(MAX_MCP_TOOL_ROUNDS + 1)`, and report unknown tool names and unparsable
- * arguments with `experimental_repairToolCall: reportInvalidToolCalls(...)`.
+ * `stopWhen: stopAfterToolRounds(tools)` (or `stepCountIs(MAX_MCP_TOOL_ROUNDS + 1)`), and report unknown
+ * tool names and unparsable arguments with `experimental_repairToolCall: reportInvalidToolCalls(...)`.
+ * With many granted tools, tool search gives the model `search_tools` instead (see `toolSearch`).
  */
 export async function toAISDKTools(
   source: MCPToolSource,
   agent: string,
   options: ToAISDKToolsOptions = {},
-): Promise<Record<string, Tool<unknown, MCPAISDKToolOutput>>> {
+): Promise<MCPAISDKTools> {
   const executor = executorOf(source);
   const nameMap = options.nameMap ?? new MCPToolNameMap();
   const media = mediaOptions(options.media);
   const onProgress = options.onProgress;
-  const tools: Record<string, Tool<unknown, MCPAISDKToolOutput>> = {};
-  for (const descriptor of await grantedTools(source, agent, options.tools)) {
-    const name = nameMap.add(descriptor.identity);
+  const maxTools = options.maxTools ?? MAX_MODEL_TOOLS;
+  if (!Number.isInteger(maxTools) || maxTools < 1) {
+    throw new RangeError(`toAISDKTools: maxTools must be an integer >= 1, got ${String(maxTools)}`);
+  }
+  const settings = resolveToolSearchSettings(
+    [executor.toolSearchSettings(agent), options.toolSearch],
+    "toAISDKTools: toolSearch",
+  );
+  const granted = await grantedTools(source, agent, options.tools);
+  const session = new ToolSearchSession({
+    executor,
+    agent,
+    granted,
+    settings,
+    nameMap,
+    maxTools,
+    ...(options.toolSearchState ? { resume: { started: true, toolSearch: options.toolSearchState } } : {}),
+  });
+  type AnyOutput = MCPAISDKToolOutput | MCPAISDKSearchOutput;
+  const toolOf = (descriptor: MCPToolDescriptor): Tool<unknown, AnyOutput> => {
     const identity = descriptor.identity;
-    tools[name] = dynamicTool({
-      description: describe(descriptor),
+    return dynamicTool({
+      description: modelToolDescription(descriptor),
       // No `validate`: the AI SDK passes the arguments through, and the executor checks them.
       inputSchema: jsonSchema(executor.inputSchemaOf(descriptor) as JSONSchema7),
       metadata: { mcpIdentity: identity, mcpServer: descriptor.serverName },
@@ -137,9 +183,89 @@ export async function toAISDKTools(
         }
         return { type: "content", value };
       },
-    }) as Tool<unknown, MCPAISDKToolOutput>;
-  }
+    }) as Tool<unknown, AnyOutput>;
+  };
+  const tools: MCPAISDKTools = {};
+  const mcpNames = new Set<string>();
+  const searchTool = dynamicTool({
+    description: session.searchDescription(),
+    inputSchema: jsonSchema(SEARCH_TOOL_SCHEMA as unknown as JSONSchema7),
+    execute: async (input, { abortSignal, toolCallId, messages }): Promise<MCPAISDKSearchOutput> => {
+      // The AI SDK's step: one assistant message per step so far.
+      const step = messages.filter((m) => m.role === "assistant").length + 1;
+      const outcome = await session.search(input, step, toolCallId, abortSignal);
+      options.onToolSearch?.(outcome.record);
+      sync();
+      return outcome.ok
+        ? { ok: true, text: outcome.text, found: outcome.record.found }
+        : {
+            ok: false,
+            text: outcome.text,
+            errorCode: outcome.error?.code ?? "SEARCH_FAILED",
+            error: outcome.error as MCPError,
+          };
+    },
+    toModelOutput: ({ output }) => {
+      const out = output as MCPAISDKSearchOutput;
+      return out.ok ? { type: "text", value: out.text } : { type: "error-text", value: out.text };
+    },
+  }) as Tool<unknown, AnyOutput>;
+  /** The record holds exactly what the session binds now (it grows as searches find tools). */
+  const sync = () => {
+    const { tools: descriptors, search } = session.bound();
+    const wanted = new Set<string>();
+    for (const descriptor of descriptors) {
+      const name = nameMap.add(descriptor.identity);
+      wanted.add(name);
+      if (!mcpNames.has(name)) {
+        tools[name] = toolOf(descriptor);
+        mcpNames.add(name);
+      }
+    }
+    for (const name of mcpNames) {
+      if (!wanted.has(name)) {
+        delete tools[name];
+        mcpNames.delete(name);
+      }
+    }
+    if (search) tools[session.searchName] = searchTool;
+    else delete tools[session.searchName];
+  };
+  sync();
+  if (session.active) sessions.set(tools, session);
   return tools;
+}
+
+/**
+ * The tool-search state of a record made by `toAISDKTools` with tool search on — the tools found so far
+ * and the searches made, plain data — to save with the run and pass back as `toolSearchState` when it
+ * continues; undefined when search is off for that record.
+ */
+export function toolSearchStateOf(tools: object): MCPToolSearchState | undefined {
+  return sessions.get(tools)?.state();
+}
+
+/**
+ * A `stopWhen` for `generateText` / `streamText`: stop after `maxRounds` tool rounds and one more step
+ * for the answer (like `stepCountIs(maxRounds + 1)`), where a step whose tool calls are all searches
+ * (`search_tools` of this record) does not count — searches are bounded by `maxSearches` instead.
+ */
+export function stopAfterToolRounds<T extends ToolSet>(
+  tools: T,
+  maxRounds: number = MAX_MCP_TOOL_ROUNDS,
+): StopCondition<T> {
+  if (!Number.isInteger(maxRounds) || maxRounds < 0) {
+    throw new RangeError(`stopAfterToolRounds: maxRounds must be an integer >= 0, got ${String(maxRounds)}`);
+  }
+  const searchName = sessions.get(tools)?.searchName;
+  return ({ steps }) =>
+    steps.filter(
+      (step) =>
+        searchName === undefined ||
+        step.toolCalls.length === 0 ||
+        !step.toolCalls.every((call) => call.toolName === searchName),
+    ).length >=
+    maxRounds + 1;
 }
 
 /**

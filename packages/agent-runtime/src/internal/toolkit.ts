@@ -19,8 +19,10 @@ import {
   type MCPExecuteOptions,
   type MCPPromptGetResult,
   type MCPResourceReadResult,
+  type MCPSearchToolsOptions,
   MCPToolExecutor,
   type MCPToolResult,
+  type MCPToolSearchResult,
 } from "../mcp-tool-executor.js";
 import type {
   CreateMCPToolkitOptions,
@@ -29,6 +31,11 @@ import type {
   MCPToolkitHealth,
 } from "../mcp-toolkit.js";
 import { type MCPRejectedServer, registerDiscovered, syncRegistry } from "../sync-registry.js";
+import {
+  type MCPToolSearchOption,
+  type MCPToolSearchSettings,
+  resolveToolSearchSettings,
+} from "../tool-search-settings.js";
 import { selectServers } from "./toolkit-config.js";
 
 /**
@@ -127,6 +134,8 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
         `createMCPToolkit: discover must be "lazy" or "eager", got ${JSON.stringify(options.discover)}`,
       );
     }
+    // A wrong toolkit-wide toolSearch is a mistake in code: said at once, not at the first loop.
+    resolveToolSearchSettings([options.toolSearch], "createMCPToolkit: toolSearch");
     const config = await resolve(options.config);
     const toolkit = new ToolkitImpl(options, resolve, config);
     if (options.discover === "eager") {
@@ -156,7 +165,23 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
       ...(options.tracer ? { tracer: options.tracer } : {}),
       ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
       ...(options.validateArguments !== undefined ? { validateArguments: options.validateArguments } : {}),
+      ...(options.ranker ? { ranker: options.ranker } : {}),
+      // Asked at every loop start: follows reloads of the roster.
+      toolSearch: (agent: string) => this.#toolSearchLayers(agent),
     });
+  }
+
+  /** The toolkit's toolSearch, with the agent's `tool_search:` of the roster in effect over it. */
+  #toolSearchLayers(agent: string): MCPToolSearchOption {
+    const fromRoster = this.#config.permissions[agent]?.toolSearch;
+    return resolveToolSearchSettings(
+      [this.#options.toolSearch, fromRoster],
+      `tool_search of agent "${agent}"`,
+    );
+  }
+
+  toolSearchSettings(agent: string): MCPToolSearchSettings {
+    return this.executor.toolSearchSettings(agent);
   }
 
   createExecutor(options: MCPToolkitExecutorOptions = {}): MCPToolExecutor {
@@ -223,6 +248,15 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
   async tools(agent: string): Promise<MCPToolDescriptor[]> {
     await this.#ready("tools");
     return this.executor.allowedTools(agent);
+  }
+
+  async searchTools(
+    agent: string,
+    query: string,
+    options: MCPSearchToolsOptions = {},
+  ): Promise<MCPToolSearchResult> {
+    await this.#ready("searchTools");
+    return this.executor.searchTools(agent, query, options);
   }
 
   async execute(

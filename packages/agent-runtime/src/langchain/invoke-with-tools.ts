@@ -12,11 +12,23 @@ import {
   ToolMessage,
 } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
+import { DynamicStructuredTool } from "@langchain/core/tools";
 import { MCPInvalidArgumentsError, MCPToolNotFoundError } from "../errors.js";
-import { MAX_MCP_TOOL_ROUNDS } from "../limits.js";
+import {
+  SEARCH_TOOL_SCHEMA,
+  type SearchOutcome,
+  ToolSearchSession,
+} from "../internal/tool-search-session.js";
+import { MAX_MCP_TOOL_ROUNDS, MAX_MODEL_TOOLS } from "../limits.js";
 import type { MCPToolExecutor, MCPToolProgress } from "../mcp-tool-executor.js";
 import { MCPToolNameMap, MODEL_TOOL_NAME_PATTERN } from "../mcp-tool-name-map.js";
 import { toolErrorText } from "../tool-error-text.js";
+import {
+  type MCPToolSearchOption,
+  type MCPToolSearchRecord,
+  type MCPToolSearchState,
+  resolveToolSearchSettings,
+} from "../tool-search-settings.js";
 import { type LangChainToolMedia, toLangChainTools } from "./to-langchain-tools.js";
 
 /** One tool call made by the loop: plain data, safe to store and log (no arguments, no results). */
@@ -48,6 +60,11 @@ export interface ToolLoopState {
   calls: ToolCallRecord[];
   /** True once the final answer is in `messages`. */
   finished: boolean;
+  /**
+   * Tool search, when it is on for the run: the tools found so far (bound from the turn after they were
+   * found) and the searches made. A run resumed from this state keeps searching, with these tools.
+   */
+  toolSearch?: MCPToolSearchState;
 }
 
 /**
@@ -89,6 +106,23 @@ export interface InvokeWithToolsOptions {
   media?: "auto" | LangChainToolMedia;
   /** Receives each tool call's progress (coalesced; numbers only), see `MCPExecuteOptions.onProgress`. */
   onProgress?: (progress: MCPToolProgress) => void;
+  /**
+   * Tool search (deferred loading): `"auto"`, `"on"`, `"off"`, or settings. When on, the model is given
+   * the `alwaysLoad` tools and one tool, `search_tools(query, limit?)`; the tools it finds are bound
+   * from its next turn on (and kept in the state), and every call is still checked by the policy. A turn
+   * of searches only does not use up a tool round; a run may search `maxSearches` times. `auto` (the
+   * default) turns it on when the agent's granted tools exceed the threshold (30 tools or 40,000
+   * characters of definitions). Default: the executor's `toolSearchSettings(agent)` — the roster's
+   * `tool_search:` for the agent, with a toolkit — which fields given here override.
+   */
+  toolSearch?: MCPToolSearchOption;
+  /** Called after every tool search (plain data: never the query). */
+  onToolSearch?: (record: MCPToolSearchRecord) => void;
+  /**
+   * Most tools on one model request (default `MAX_MODEL_TOOLS`, 128: OpenAI's limit). Tools over it are
+   * left out, reported by an `MCP_TOOLS_LEFT_OUT` event on the executor.
+   */
+  maxTools?: number;
 }
 
 /** What `invokeWithTools` returns. */
@@ -98,8 +132,10 @@ export interface InvokeWithToolsResult {
   /** The whole conversation, serializable. */
   transcript: StoredMessage[];
   calls: ToolCallRecord[];
-  /** Tool rounds made (not counting the final tools-less call). */
+  /** Tool rounds made (not counting the final tools-less call, nor turns of searches only). */
   rounds: number;
+  /** Tool search, when it was on for the run: the tools found and the searches made. */
+  toolSearch?: MCPToolSearchState;
 }
 
 const ERROR_CODE = /^Error \(([A-Z_]+)\)/;
@@ -280,6 +316,10 @@ function abortError(signal: AbortSignal): unknown {
  * (INVALID_ARGUMENTS), and every executor error come back as error tool messages the model can correct,
  * each reported as an MCP_TOOL_CALL_FAILED event. Only cancellation and model errors propagate. With no
  * granted tools it is a single plain model call.
+ *
+ * With many granted tools, tool search (`toolSearch`, on by default above the threshold) gives the model
+ * `search_tools` instead of every definition; see `InvokeWithToolsOptions.toolSearch`. At most
+ * `maxTools` tools are bound on any request.
  */
 export async function invokeWithTools(
   model: BaseChatModel,
@@ -291,23 +331,52 @@ export async function invokeWithTools(
   if (!Number.isInteger(maxRounds) || maxRounds < 0) {
     throw new RangeError(`invokeWithTools: maxRounds must be an integer >= 0, got ${String(maxRounds)}`);
   }
+  const maxTools = options.maxTools ?? MAX_MODEL_TOOLS;
+  if (!Number.isInteger(maxTools) || maxTools < 1) {
+    throw new RangeError(`invokeWithTools: maxTools must be an integer >= 1, got ${String(maxTools)}`);
+  }
+  const settings = resolveToolSearchSettings(
+    [executor.toolSearchSettings(agent), options.toolSearch],
+    "invokeWithTools: toolSearch",
+  );
   const history: BaseMessage[] = options.resume
     ? mapStoredMessagesToChatMessages(options.resume.messages)
     : [...messages];
   const calls: ToolCallRecord[] = options.resume ? [...options.resume.calls] : [];
   let round = options.resume?.round ?? 0;
   const config = { ...(signal ? { signal } : {}), ...(callbacks ? { callbacks } : {}) };
-  const finish = (message: AIMessage): InvokeWithToolsResult => ({
-    message,
-    transcript: mapChatMessagesToStoredMessages(history),
-    calls,
-    rounds: round,
+  const granted = executor.allowedTools(agent, options.tools);
+  const nameMap = new MCPToolNameMap();
+  const session = new ToolSearchSession({
+    executor,
+    agent,
+    granted,
+    settings,
+    nameMap,
+    maxTools,
+    ...(options.resume
+      ? {
+          resume: {
+            started: options.resume.messages.length > 0,
+            ...(options.resume.toolSearch ? { toolSearch: options.resume.toolSearch } : {}),
+          },
+        }
+      : {}),
   });
+  const finish = (message: AIMessage): InvokeWithToolsResult => {
+    const toolSearch = session.state();
+    return {
+      message,
+      transcript: mapChatMessagesToStoredMessages(history),
+      calls,
+      rounds: round,
+      ...(toolSearch ? { toolSearch } : {}),
+    };
+  };
   const last = history.at(-1);
   if (options.resume?.finished && last instanceof AIMessage) return finish(last);
 
-  const nameMap = new MCPToolNameMap();
-  const tools = toLangChainTools(executor, agent, options.tools, {
+  const tools = toLangChainTools(executor, agent, granted, {
     nameMap,
     media: pickMedia(model, options.media ?? "auto"),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -321,7 +390,26 @@ export async function invokeWithTools(
   if (typeof model.bindTools !== "function") {
     throw new TypeError(`invokeWithTools: the model (${model._llmType()}) does not support bindTools`);
   }
-  const bound = model.bindTools(tools);
+  const searchTool = session.active
+    ? new DynamicStructuredTool({
+        name: session.searchName,
+        description: session.searchDescription(),
+        schema: SEARCH_TOOL_SCHEMA as unknown as Record<string, unknown>,
+        // Never run by LangChain: the loop answers search calls itself (see runSearch).
+        func: async () => "Error (TOOL_FAILED): search_tools runs inside invokeWithTools only",
+      })
+    : undefined;
+  /** The tools of the next model request: what the session binds, plus search_tools while searches are left. */
+  const boundTools = (): DynamicStructuredTool[] => {
+    const { tools: descriptors, search } = session.bound();
+    const list: DynamicStructuredTool[] = [];
+    for (const descriptor of descriptors) {
+      const tool = byName.get(nameMap.toModelName(descriptor.identity) ?? "");
+      if (tool) list.push(tool);
+    }
+    if (search && searchTool) list.push(searchTool);
+    return list;
+  };
 
   const refused = (call: PendingCall, identity: string, error: MCPError): ToolMessage =>
     new ToolMessage({
@@ -331,14 +419,37 @@ export async function invokeWithTools(
       status: "error",
     });
 
-  const runCall = async (call: PendingCall): Promise<{ message: ToolMessage; record: ToolCallRecord }> => {
+  type CallOutcome = { message: ToolMessage; record?: ToolCallRecord; search?: MCPToolSearchRecord };
+
+  const runSearch = async (call: PendingCall): Promise<CallOutcome> => {
+    const outcome: SearchOutcome = await session.search(
+      call.malformed ? undefined : call.args,
+      round + 1,
+      call.id,
+      signal,
+    );
+    options.onToolSearch?.(outcome.record);
+    return {
+      message: new ToolMessage({
+        content: outcome.text,
+        tool_call_id: call.id,
+        name: call.name,
+        status: outcome.ok ? "success" : "error",
+      }),
+      search: outcome.record,
+    };
+  };
+
+  const runCall = async (call: PendingCall, bound: ReadonlySet<string>): Promise<CallOutcome> => {
+    if (searchTool && call.name === searchTool.name) return runSearch(call);
     const started = performance.now();
-    const tool = byName.get(call.name);
+    // Only the tools of this turn's request can be called (a granted tool not yet found is unknown).
+    const tool = bound.has(call.name) ? byName.get(call.name) : undefined;
     const identity = tool ? nameMap.toIdentity(call.name) : undefined;
     const toolCallId = call.id;
     let message: ToolMessage;
     if (!tool || identity === undefined) {
-      message = refused(call, call.name, new MCPToolNotFoundError(call.name, [...byName.keys()]));
+      message = refused(call, call.name, new MCPToolNotFoundError(call.name, [...bound]));
     } else if (call.malformed) {
       message = refused(
         call,
@@ -371,19 +482,23 @@ export async function invokeWithTools(
     return { message, record };
   };
 
-  // Hand the state to the caller after every round, and once more with the final answer.
-  const saveState = async (finished: boolean) =>
-    options.onRound?.({
+  // Hand the state to the caller after every round (and turn of searches), and once more with the answer.
+  const saveState = async (finished: boolean) => {
+    const toolSearch = session.state();
+    await options.onRound?.({
       messages: mapChatMessagesToStoredMessages(history),
       round,
       calls: [...calls],
       finished,
+      ...(toolSearch ? { toolSearch } : {}),
     });
+  };
 
-  while (round < maxRounds) {
+  let bound = boundTools();
+  while (round < maxRounds && bound.length > 0) {
     signal?.throwIfAborted();
     const { message: reply, calls: toolCalls } = answerableCalls(
-      (await bound.invoke(history, config)) as AIMessage,
+      (await model.bindTools(bound).invoke(history, config)) as AIMessage,
       round + 1,
     );
     history.push(reply);
@@ -391,19 +506,23 @@ export async function invokeWithTools(
       await saveState(true);
       return finish(reply);
     }
-    const results = await Promise.all(toolCalls.map(runCall));
+    const names = new Set(bound.map((t) => t.name));
+    const results = await Promise.all(toolCalls.map((call) => runCall(call, names)));
     if (signal?.aborted) throw abortError(signal);
     // Records and messages in the order the model asked for them, whatever order they finished in.
     for (const { message, record } of results) {
       history.push(message);
-      calls.push(record);
+      if (record) calls.push(record);
     }
-    round++;
+    // A turn of searches only (each counted against maxSearches) does not use up a tool round.
+    const searchesOnly = results.every((r) => r.search?.counted === true);
+    if (!searchesOnly) round++;
     await saveState(false);
+    bound = boundTools();
   }
   signal?.throwIfAborted();
   const answer = withoutToolCalls(
-    await finalCall(model, tools, history, config, options.finalCall ?? "auto"),
+    await finalCall(model, bound, history, config, options.finalCall ?? "auto"),
   );
   history.push(answer);
   await saveState(true);
@@ -441,7 +560,11 @@ async function finalCall(
   config: Record<string, unknown>,
   strategy: FinalCallStrategy,
 ): Promise<AIMessage> {
-  if (pickStrategy(model, strategy) === "tool_choice_none" && typeof model.bindTools === "function") {
+  if (
+    pickStrategy(model, strategy) === "tool_choice_none" &&
+    typeof model.bindTools === "function" &&
+    tools.length > 0
+  ) {
     let bound: ReturnType<NonNullable<BaseChatModel["bindTools"]>> | undefined;
     try {
       bound = model.bindTools(tools, { tool_choice: "none" });

@@ -2,6 +2,7 @@ import { MCPError } from "@agentforge/mcp-config";
 import type { MCPToolDescriptor } from "@agentforge/mcp-permissions";
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
+import { modelToolDescription } from "../internal/model-tool-definition.js";
 import type { MCPToolExecutor, MCPToolProgress, MCPToolResult } from "../mcp-tool-executor.js";
 import { MCPToolNameMap } from "../mcp-tool-name-map.js";
 import { toolErrorText } from "../tool-error-text.js";
@@ -53,9 +54,6 @@ function mediaOptions(media: LangChainToolMedia | undefined): MCPMediaOptions | 
   );
 }
 
-/** Tool descriptions from servers are cut to this many characters before they reach a model. */
-const MAX_DESCRIPTION = 4000;
-
 /** A JSON Schema every value satisfies. */
 const ANY_INPUT: Record<string, unknown> = {};
 
@@ -101,17 +99,9 @@ export function toLangChainTools(
   const onProgress = options.onProgress;
   return executor.allowedTools(agent, tools).map((descriptor) => {
     const name = nameMap.add(descriptor.identity);
-    const given = descriptor.description ?? descriptor.title;
-    const description =
-      typeof given === "string" && given.length > MAX_DESCRIPTION
-        ? `${given.slice(0, MAX_DESCRIPTION - 1)}…`
-        : given;
     return new MCPStructuredTool({
       name,
-      description:
-        typeof description === "string" && description.length > 0
-          ? description
-          : `MCP tool ${descriptor.identity}`,
+      description: modelToolDescription(descriptor),
       schema: executor.inputSchemaOf(descriptor),
       responseFormat: "content_and_artifact",
       metadata: { mcpIdentity: descriptor.identity, mcpServer: descriptor.serverName },

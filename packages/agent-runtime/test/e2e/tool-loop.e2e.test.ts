@@ -79,7 +79,13 @@ describe("invokeWithTools with a scripted model against real servers", () => {
     const order: string[] = [];
     executor.events.on(MCP_TOOL_CALL_STARTED, (e) => order.push(`start ${e.identity}`));
     executor.events.on(MCP_TOOL_CALL_COMPLETED, (e) => order.push(`end ${e.identity}`));
-    const result = await invokeWithTools(model, ask, { tools: registry.list(), executor, agent: "agent" });
+    // Two test servers grant more tools than the search threshold: every tool is bound here.
+    const result = await invokeWithTools(model, ask, {
+      tools: registry.list(),
+      executor,
+      agent: "agent",
+      toolSearch: "off",
+    });
     expect(result.message.content).toBe("done");
     expect(result.rounds).toBe(2);
     expect(result.calls.map((c) => [c.identity, c.round, c.ok])).toEqual(

@@ -91,6 +91,14 @@ const VALUES: unknown[] = [
   { type: "bearer", credential_env_var: "T" },
   { allow: ["a.*"] },
   { allow: ["a.*"], extra: [] },
+  "auto",
+  "on",
+  "off",
+  "always",
+  { mode: "auto" },
+  { tools: 3, chars: 0 },
+  { tools: -1 },
+  { max_searches: 2, always_load: ["a.*"] },
 ];
 
 function paths(value: unknown, at: PropertyKey[] = [], out: PropertyKey[][] = []): PropertyKey[][] {
@@ -116,7 +124,21 @@ function mutate(data: unknown, next: () => number): unknown {
     const target = parent as Record<PropertyKey, unknown>;
     if (action < 0.15 && !Array.isArray(parent)) delete target[key];
     else if (action < 0.25 && !Array.isArray(parent))
-      target[pick(["extra", "comand", "type", "allow", "resources", "prompts", "__proto__"])] = pick(VALUES);
+      target[
+        pick([
+          "extra",
+          "comand",
+          "type",
+          "allow",
+          "resources",
+          "prompts",
+          "tool_search",
+          "mode",
+          "threshold",
+          "max_searches",
+          "__proto__",
+        ])
+      ] = pick(VALUES);
     else target[key] = structuredClone(pick(VALUES));
   }
   return copy;
@@ -143,6 +165,7 @@ describe("checkConfigFile", () => {
     expect(agree(roster)).toBe("schema");
     expect(agree(load("native.json"))).toBe("fast");
     expect(agree(load("resource-and-prompt-grants.yaml"))).toBe("fast");
+    expect(agree(load("tool-search.yaml"))).toBe("fast");
     expect(agree({ servers: [] })).toBe("fast");
   });
 
@@ -152,6 +175,7 @@ describe("checkConfigFile", () => {
       { ...roster, servers: roster.servers.filter((s) => s.auth?.type !== "oauth") },
       load("resource-and-prompt-grants.yaml"),
       load("native.json"),
+      load("tool-search.yaml"),
     ];
     const next = random(20261201);
     const counts = { fast: 0, schema: 0, invalid: 0 };

@@ -212,12 +212,29 @@ function patternLists(value: unknown, item: (value: unknown) => string): string[
   return { allow: list(input.allow, item, []), deny: list(input.deny, item, []) };
 }
 
+function toolSearch(value: unknown): Data {
+  const input = object(value, ["mode", "threshold", "always_load", "max_searches"]);
+  const out: Data = {};
+  optional(out, "mode", input.mode, (v) => (v === "auto" || v === "on" || v === "off" ? v : giveUp()));
+  optional(out, "threshold", input.threshold, (v) => {
+    const threshold = object(v, ["tools", "chars"]);
+    const checked: Data = {};
+    optional(checked, "tools", threshold.tools, (n) => int(n, 0));
+    optional(checked, "chars", threshold.chars, (n) => int(n, 0));
+    return checked;
+  });
+  optional(out, "always_load", input.always_load, (v) => list(v, toolPattern));
+  optional(out, "max_searches", input.max_searches, (v) => int(v, 1));
+  return out;
+}
+
 function agentGrant(value: unknown): string[] | Data {
   if (Array.isArray(value)) return value.map(toolPattern);
-  const input = object(value, ["allow", "deny", "resources", "prompts"]);
+  const input = object(value, ["allow", "deny", "resources", "prompts", "tool_search"]);
   const out: Data = { allow: list(input.allow, toolPattern, []), deny: list(input.deny, toolPattern, []) };
   optional(out, "resources", input.resources, (v) => patternLists(v, patterns(resourcePatternProblem)));
   optional(out, "prompts", input.prompts, (v) => patternLists(v, patterns(promptPatternProblem)));
+  optional(out, "tool_search", input.tool_search, toolSearch);
   return out;
 }
 

@@ -1,6 +1,12 @@
 // Turning validated file data (snake_case, as the schema outputs it) into the camelCase config.
 // Free of zod: shared by the zod path and the fast path.
-import type { MCPAuthConfig, MCPPatternLists, MCPPermissionsConfig, MCPServerConfig } from "../schema.js";
+import type {
+  MCPAuthConfig,
+  MCPPatternLists,
+  MCPPermissionsConfig,
+  MCPServerConfig,
+  MCPToolSearchConfig,
+} from "../schema.js";
 
 function camelKey(key: string): string {
   return key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -30,11 +36,49 @@ function patternLists(value: PatternListsInput): MCPPatternLists {
   return Array.isArray(value) ? { allow: value, deny: [] } : value;
 }
 
+/** `tool_search:` as written (snake_case, validated). */
+export interface ToolSearchInput {
+  mode?: MCPToolSearchConfig["mode"];
+  threshold?: { tools?: number; chars?: number };
+  always_load?: string[];
+  max_searches?: number;
+}
+
+/** `tool_search:` in camelCase, with only the fields given. */
+export function toolSearchConfig(input: ToolSearchInput): MCPToolSearchConfig {
+  const out: MCPToolSearchConfig = {};
+  if (input.mode !== undefined) out.mode = input.mode;
+  if (input.threshold !== undefined) {
+    out.threshold = {
+      ...(input.threshold.tools === undefined ? {} : { tools: input.threshold.tools }),
+      ...(input.threshold.chars === undefined ? {} : { chars: input.threshold.chars }),
+    };
+  }
+  if (input.always_load !== undefined) out.alwaysLoad = input.always_load;
+  if (input.max_searches !== undefined) out.maxSearches = input.max_searches;
+  return out;
+}
+
+/** `toolSearch` back in the file's snake_case (for writing a config). */
+export function toolSearchInput(config: MCPToolSearchConfig): ToolSearchInput {
+  const out: ToolSearchInput = {};
+  if (config.mode !== undefined) out.mode = config.mode;
+  if (config.threshold !== undefined) out.threshold = { ...config.threshold };
+  if (config.alwaysLoad !== undefined) out.always_load = config.alwaysLoad;
+  if (config.maxSearches !== undefined) out.max_searches = config.maxSearches;
+  return out;
+}
+
 /** The `permissions:` section with every list form turned into `{ allow, deny }`. */
 export function normalizePermissions(
   section: Record<
     string,
-    string[] | (MCPPatternLists & { resources?: PatternListsInput; prompts?: PatternListsInput })
+    | string[]
+    | (MCPPatternLists & {
+        resources?: PatternListsInput;
+        prompts?: PatternListsInput;
+        tool_search?: ToolSearchInput;
+      })
   >,
 ): MCPPermissionsConfig {
   const permissions: MCPPermissionsConfig = {};
@@ -43,12 +87,13 @@ export function normalizePermissions(
       permissions[agent] = { allow: grant, deny: [] };
       continue;
     }
-    const { allow, deny, resources, prompts } = grant;
+    const { allow, deny, resources, prompts, tool_search } = grant;
     permissions[agent] = {
       allow,
       deny,
       ...(resources === undefined ? {} : { resources: patternLists(resources) }),
       ...(prompts === undefined ? {} : { prompts: patternLists(prompts) }),
+      ...(tool_search === undefined ? {} : { toolSearch: toolSearchConfig(tool_search) }),
     };
   }
   return permissions;
