@@ -2,9 +2,26 @@
 // folder, written atomically. The app's manager reads them (so a login made with `agentforge mcp login`
 // is used by `docs`, `serve` and every `mcp` verb); tokens never reach any output.
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { MCPOAuthRecord, MCPOAuthTokenStore } from "@agentforge/mcp-client";
+import { MCPError } from "@agentforge/mcp-config";
+import { type WarningSink, warnOnStderr } from "../shared/warnings.js";
+
+/** The token folder cannot be trusted: a symlink, not a folder, or owned by another user. */
+export class TokenFolderError extends MCPError<"TOKEN_FOLDER_UNSAFE"> {
+  static override readonly errorName: string = "TokenFolderError";
+  /** The folder concerned. */
+  readonly dir: string;
+
+  constructor(dir: string, why: string) {
+    super(
+      `${dir} ${why}, so OAuth tokens are neither read from it nor written to it. Fix: remove it (the next login creates it with mode 0700), or point the state folder elsewhere.`,
+      { code: "TOKEN_FOLDER_UNSAFE" },
+    );
+    this.dir = dir;
+  }
+}
 
 const SAFE_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
@@ -13,7 +30,36 @@ const SAFE_NAME = /^[a-z0-9][a-z0-9_-]*$/;
  * and renamed over the old one so a crash never leaves half a record.
  */
 export class FileTokenStore implements MCPOAuthTokenStore {
-  constructor(readonly dir: string) {}
+  readonly #warn: WarningSink;
+
+  constructor(
+    readonly dir: string,
+    options: { warn?: WarningSink } = {},
+  ) {
+    this.#warn = options.warn ?? warnOnStderr;
+  }
+
+  /**
+   * The folder as it must be: a real folder of this user with mode 0700. A wider mode (say 0777 from an
+   * old umask or a copy) is narrowed; a symlink, a file or another user's folder is refused.
+   * Returns false when the folder does not exist yet.
+   */
+  #checkFolder(): boolean {
+    let stat: ReturnType<typeof lstatSync>;
+    try {
+      stat = lstatSync(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+    if (stat.isSymbolicLink()) throw new TokenFolderError(this.dir, "is a symbolic link");
+    if (!stat.isDirectory()) throw new TokenFolderError(this.dir, "is not a folder");
+    if (typeof process.getuid === "function" && stat.uid !== process.getuid()) {
+      throw new TokenFolderError(this.dir, `belongs to another user (uid ${stat.uid})`);
+    }
+    if ((stat.mode & 0o077) !== 0) chmodSync(this.dir, 0o700);
+    return true;
+  }
 
   /** The file of one server's login. */
   file(serverName: string): string {
@@ -22,17 +68,28 @@ export class FileTokenStore implements MCPOAuthTokenStore {
   }
 
   get(serverName: string): MCPOAuthRecord | undefined {
+    const file = this.file(serverName);
+    if (!this.#checkFolder()) return undefined;
     try {
-      return JSON.parse(readFileSync(this.file(serverName), "utf8")) as MCPOAuthRecord;
+      const stat = lstatSync(file);
+      if (!stat.isFile()) throw new Error("it is not a regular file");
+      if ((stat.mode & 0o077) !== 0) chmodSync(file, 0o600);
+      return JSON.parse(readFileSync(file, "utf8")) as MCPOAuthRecord;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      // An unreadable or corrupt file counts as "not logged in"; the next login replaces it.
+      // Counted as "not logged in" (the next login replaces it), and said so.
+      this.#warn({
+        code: "TOKEN_FILE_UNREADABLE",
+        message: `the OAuth login of "${serverName}" in ${file} cannot be read; log in again`,
+        cause: error,
+      });
       return undefined;
     }
   }
 
   set(serverName: string, record: MCPOAuthRecord): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    if (!this.#checkFolder()) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.#checkFolder();
     const target = this.file(serverName);
     const temporary = `${target}.${randomBytes(6).toString("hex")}.tmp`;
     try {

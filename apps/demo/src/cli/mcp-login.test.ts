@@ -1,4 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningHttpTestServer, startHttpTestServer } from "@agentforge/test-servers";
@@ -34,6 +44,46 @@ describe("FileTokenStore", () => {
     store.delete("github");
     expect(store.get("github")).toBeUndefined();
     expect(() => store.file("../etc")).toThrow(/not a server name/);
+  });
+});
+
+describe("FileTokenStore on a folder it did not make", () => {
+  it("narrows an existing 0777 folder and a 0644 token file to 0700 / 0600 before using them", () => {
+    const dir = join(temp(), "oauth");
+    mkdirSync(dir, { mode: 0o777 });
+    chmodSync(dir, 0o777);
+    writeFileSync(join(dir, "github.json"), JSON.stringify({ url: "https://x.example/mcp" }));
+    chmodSync(join(dir, "github.json"), 0o644);
+    const store = new FileTokenStore(dir);
+    expect(store.get("github")?.url).toBe("https://x.example/mcp");
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "github.json")).mode & 0o777).toBe(0o600);
+    chmodSync(dir, 0o755);
+    store.set("gitlab", { url: "https://y.example/mcp" });
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it("refuses a folder that is a symlink (TOKEN_FOLDER_UNSAFE), reading nothing and writing nothing", () => {
+    const root = temp();
+    const elsewhere = join(root, "elsewhere");
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, join(root, "oauth"));
+    const store = new FileTokenStore(join(root, "oauth"));
+    expect(() => store.set("github", { url: "https://x.example/mcp" })).toThrow(
+      expect.objectContaining({ code: "TOKEN_FOLDER_UNSAFE" }),
+    );
+    expect(() => store.get("github")).toThrow(/is a symbolic link/);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it("says so when a stored login cannot be read, and counts it as not logged in", () => {
+    const warnings: string[] = [];
+    const dir = join(temp(), "oauth");
+    const store = new FileTokenStore(dir, { warn: (w) => warnings.push(`${w.code}: ${w.message}`) });
+    store.set("github", { url: "https://x.example/mcp" });
+    writeFileSync(store.file("github"), "{ cut short");
+    expect(store.get("github")).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^TOKEN_FILE_UNREADABLE: the OAuth login of "github"/)]);
   });
 });
 

@@ -18,6 +18,31 @@ export const WORKSPACE_VARIABLE = "AGENTFORGE_WORKSPACE";
 /** Argument names (any case) whose string values, or arrays of strings, are paths. */
 const PATH_KEY = /^(path|paths|file|files|filename|directory|dir|folder|root|source|destination|target)$/i;
 
+/**
+ * The longest path argument the guard resolves (Linux's PATH_MAX). Longer ones are refused before any
+ * file-system call: a model can send any length, and resolving it must never stall the service.
+ */
+export const MAX_PATH_ARGUMENT_LENGTH = 4096;
+
+/** A path argument longer than `MAX_PATH_ARGUMENT_LENGTH` (refused before it is sent). */
+export class RunPathTooLongError extends MCPError<"PATH_TOO_LONG"> {
+  static override readonly errorName: string = "RunPathTooLongError";
+  /** The argument path, e.g. `path` or `paths[1]`. */
+  readonly argument: string;
+  readonly serverName: string;
+  readonly toolName: string;
+
+  constructor(options: { serverName: string; toolName: string; argument: string; length: number }) {
+    super(
+      `the path in "${options.argument}" is ${options.length} characters long, over the limit of ${MAX_PATH_ARGUMENT_LENGTH} — so ${options.serverName}.${options.toolName} was not called; use a shorter path`,
+      { code: "PATH_TOO_LONG" },
+    );
+    this.argument = options.argument;
+    this.serverName = options.serverName;
+    this.toolName = options.toolName;
+  }
+}
+
 /** A tool call that names a path outside the run's folder (refused before it is sent). */
 export class RunPathOutsideFolderError extends MCPError<"PATH_OUTSIDE_RUN_FOLDER"> {
   static override readonly errorName: string = "RunPathOutsideFolderError";
@@ -45,13 +70,17 @@ export function isWorkspaceServer(config: MCPServerConfig): boolean {
   );
 }
 
-/** The real path of `path`, resolving symlinks up to its deepest existing ancestor. */
-function realish(path: string): string {
+/**
+ * The real path of `path` (absolute, normalized, at most `MAX_PATH_ARGUMENT_LENGTH` long), resolving
+ * symlinks up to its deepest existing ancestor. One native `realpath` call per missing trailing part
+ * (the kernel resolves each in one pass), so the work is bounded by the path's length.
+ */
+export function realish(path: string): string {
   let current = path;
   const rest: string[] = [];
   for (;;) {
     try {
-      return join(realpathSync(current), ...rest.reverse());
+      return join(realpathSync.native(current), ...rest.reverse());
     } catch {
       const parent = dirname(current);
       if (parent === current) return path;
@@ -83,6 +112,9 @@ export function runWorkspaceGuard(manager: MCPToolCallClient, folder: string): M
       }
       const checked: Record<string, unknown> = { ...(args ?? {}) };
       const check = (value: string, argument: string): string => {
+        if (value.length > MAX_PATH_ARGUMENT_LENGTH) {
+          throw new RunPathTooLongError({ serverName: server, toolName, argument, length: value.length });
+        }
         const absolute = isAbsolute(value) ? resolve(value) : resolve(folder, value);
         if (!isInside(folder, absolute) || !isInside(folder, realish(absolute))) {
           throw new RunPathOutsideFolderError({ serverName: server, toolName, argument, folder });

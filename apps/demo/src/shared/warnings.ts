@@ -12,6 +12,8 @@ export type AppWarningCode =
   | "RUN_SAVE_FAILED"
   /** A saved run's file cannot be read as a run (it is left out of lists). */
   | "RUN_RECORD_UNREADABLE"
+  /** A stored OAuth login cannot be read (it counts as "not logged in"). */
+  | "TOKEN_FILE_UNREADABLE"
   /** A step of shutting down failed (the queue, tracing exporters, database connections). */
   | "SHUTDOWN_STEP_FAILED"
   /** A background check failed in a way it could not record itself. */

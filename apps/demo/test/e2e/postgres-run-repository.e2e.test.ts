@@ -297,7 +297,9 @@ describe("PostgresRunRepository", () => {
     async () => {
       const runId = "run-reconnect";
       const seen: number[] = [];
-      const off = b.subscribe(runId, (event) => seen.push(event.id));
+      // From the run's first event: a subscription "from now on" reads its starting point
+      // asynchronously, so an append racing it may land before that point.
+      const off = b.subscribe(runId, (event) => seen.push(event.id), { afterId: 0 });
       await a.appendEvent(runId, "before", { runId });
       await expect.poll(() => seen).toEqual([1]);
       const admin = new pg.Client({ connectionString: database.url });

@@ -128,3 +128,30 @@ describe("runWorkspaceGuard", () => {
     expect(echo.text).toContain("secret.txt");
   });
 });
+
+describe("runWorkspaceGuard against huge paths (a model can send any length)", () => {
+  it("refuses a path over 4096 characters before any file-system call, as PATH_TOO_LONG", async () => {
+    for (const path of [`${folder}/${"a/".repeat(12_000)}x`, "x".repeat(32_000)]) {
+      const error = await read({ path }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toMatchObject({
+        code: "PATH_TOO_LONG",
+        message: expect.stringMatching(/over the limit of 4096/),
+      });
+      expect((error as Error).message.length).toBeLessThan(400);
+    }
+  });
+
+  it("resolves the longest allowed path, of many missing parts, inside the folder", async () => {
+    const deep = `${folder}/${"d/".repeat(Math.floor((4090 - folder.length) / 2))}`.slice(0, 4096);
+    const outcome = await read({ path: deep }).then(
+      (result) => result.text,
+      (caught: unknown) => (caught as { code?: string }).code,
+    );
+    // Inside the folder, so the server was asked (and answered that the file does not exist).
+    expect(outcome).not.toBe("PATH_OUTSIDE_RUN_FOLDER");
+    expect(outcome).not.toBe("PATH_TOO_LONG");
+  });
+});

@@ -122,12 +122,21 @@ function toEvent(row: EventRow): RunEventRecord {
 }
 
 /** The connection settings of a URL, with every connection's search_path set to `schema`. */
+/**
+ * How long one query may go unanswered (ms). No wait on the database is unbounded: a query stuck
+ * behind a lost connection or a never-ending transaction fails ("Query read timeout") instead of
+ * hanging a run, a stream or a shutdown; subscriptions retry on their next poll.
+ */
+const QUERY_TIMEOUT_MS = 60_000;
+
 function connectionConfig(databaseUrl: string, schema: string, name: string): pg.ClientConfig {
   return {
     connectionString: databaseUrl,
     options: `-c search_path=${schema}`,
     application_name: name,
     connectionTimeoutMillis: 10_000,
+    // The listening connection waits for notifications, never for a query answer of its own.
+    ...(name.endsWith("-listen") ? {} : { query_timeout: QUERY_TIMEOUT_MS }),
   };
 }
 
