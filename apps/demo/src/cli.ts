@@ -80,7 +80,9 @@ main(process.argv.slice(2)).then(
   },
   async (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`agentforge: ${message}\n`);
+    // Error messages may quote a server, an authorization server or a model: cleaned before shown.
+    const { writeErr } = await import("./shared/terminal-safe.js");
+    writeErr(`agentforge: ${message}`);
     process.exitCode = await exitCodeOf(error).catch(() => 1);
   },
 );

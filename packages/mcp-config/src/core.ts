@@ -47,6 +47,9 @@ export {
   MIN_SECRET_LENGTH,
 } from "./secret-redactor.js";
 
+// Untrusted text made safe for a terminal, a page, a log or a model (the one cleaner)
+export { cleanText, escapeJsonText, type CleanTextOptions } from "./clean-text.js";
+
 // Permission patterns (tools, prompts, resources)
 export {
   permissionPatternProblem,

@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { RunDocsOptions } from "../docs-agent/run-docs.js";
+import { writeJson, writeOut } from "../shared/terminal-safe.js";
 import { UsageError } from "../shared/usage-error.js";
 import { createProgress } from "./progress.js";
 import { DOCS_USAGE } from "./usage.js";
@@ -94,10 +95,7 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
       progress.note(
         `paused after round ${result.run.state.round}; continue with: agentforge resume ${result.run.id}`,
       );
-      if (values.json)
-        process.stdout.write(
-          `${JSON.stringify({ runId: result.run.id, status: "paused", calls: result.calls }, null, 2)}\n`,
-        );
+      if (values.json) writeJson({ runId: result.run.id, status: "paused", calls: result.calls }, 2);
       return controller.signal.aborted && controller.signal.reason instanceof Error ? 130 : 0;
     }
     const document = result.document ?? "";
@@ -106,11 +104,19 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
       progress.note(`wrote ${values.out} (${result.calls.length} tool calls, run ${result.run.id})`);
     }
     if (values.json) {
-      process.stdout.write(
-        `${JSON.stringify({ runId: result.run.id, status: result.run.status, document, calls: result.calls, transcript: result.transcript }, null, 2)}\n`,
+      writeJson(
+        {
+          runId: result.run.id,
+          status: result.run.status,
+          document,
+          calls: result.calls,
+          transcript: result.transcript,
+        },
+        2,
       );
     } else if (!values.out) {
-      process.stdout.write(document.endsWith("\n") ? document : `${document}\n`);
+      // The document is the model's text: cleaned like anything else that reaches the terminal.
+      writeOut(document);
     }
     return 0;
   } finally {

@@ -5,6 +5,7 @@ import { type MCPAuthorizeFunction, MCPClientManager, openInBrowser } from "@age
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { SHIPPED_CONFIG } from "../app/application.js";
 import { appTokenStore } from "../app/file-token-store.js";
+import { writeErr, writeJson, writeOut } from "../shared/terminal-safe.js";
 import { UsageError } from "../shared/usage-error.js";
 import { parseMCPArgs } from "./mcp-args.js";
 
@@ -32,8 +33,7 @@ export async function mcpLoginCommand(
     );
   }
   const json = values.json === true;
-  const say = (text: string, data: Record<string, unknown>) =>
-    process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
+  const say = (text: string, data: Record<string, unknown>) => (json ? writeJson(data) : writeOut(text));
   const config = await loadMCPConfig(values.config ?? SHIPPED_CONFIG);
   const server = config.servers.find((candidate) => candidate.name === name);
   if (!server) {
@@ -74,8 +74,9 @@ export async function mcpLoginCommand(
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const message = error instanceof Error ? error.message : String(error);
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-    else process.stderr.write(`Login to ${name} failed: ${message}\n`);
+    // The message may quote the authorization server (error_description): cleaned before it is shown.
+    if (json) writeJson({ error: { code, message } });
+    else writeErr(`Login to ${name} failed: ${message}`);
     return 1;
   } finally {
     await manager.closeAll();

@@ -16,7 +16,7 @@ import type {
   ToolsView,
 } from "../mcp/mcp-views.js";
 import { UnknownServerError } from "../mcp/unknown-server-error.js";
-import { terminalSafe } from "../shared/terminal-safe.js";
+import { terminalJson, terminalSafe, writeJson, writeOut } from "../shared/terminal-safe.js";
 import { UsageError } from "../shared/usage-error.js";
 import { parseMCPArgs } from "./mcp-args.js";
 import {
@@ -80,7 +80,8 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     };
     const out: Output = {
       json,
-      write: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+      // Human text is cleaned; JSON escapes what a terminal would act on (the value is unchanged).
+      write: (text) => (json ? process.stdout.write(`${terminalJson(text)}\n`) : writeOut(text)),
       paint: painter(!json && wantsColor(process.stdout)),
       redact: (text) => text,
     };
@@ -129,7 +130,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
       await management.close();
     }
   } catch (error) {
-    if (json) process.stdout.write(`${JSON.stringify({ error: await jsonError(error) }, null, 2)}\n`);
+    if (json) writeJson({ error: await jsonError(error) }, 2);
     throw error;
   }
 }

@@ -134,9 +134,9 @@ describe("parseFieldAnswer", () => {
 });
 
 describe("terminalSafe", () => {
-  it("removes control characters and escape sequences' lead byte, keeps newlines, bounds length", () => {
-    expect(terminalSafe("a\u001b[31mb\u0007c\nd\u009be")).toBe("a [31mb c\nd e");
-    expect(terminalSafe("x".repeat(50), 10)).toBe(`${"x".repeat(10)}…`);
+  it("removes control characters and whole escape sequences, keeps newlines, bounds length", () => {
+    expect(terminalSafe("a\u001b[31mb\u0007c\nd\u009b2Je\u202ef")).toBe("abc\nd" + "ef");
+    expect(terminalSafe("x".repeat(50), 10)).toBe(`${"x".repeat(9)}…`);
   });
 });
 

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { ALLOWED_HOSTS_VARIABLE, API_TOKEN_VARIABLE } from "../http/request-guard.js";
 import { databaseUrlFrom } from "../run-store/database-url.js";
+import { writeErr } from "../shared/terminal-safe.js";
 import { UsageError } from "../shared/usage-error.js";
 import { warnOnStderr } from "../shared/warnings.js";
 import { SERVE_USAGE } from "./usage.js";
@@ -84,7 +85,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     serviceName: "agentforge-serve",
     ...(values.otel ? { otel: true } : {}),
   });
-  for (const note of tracing.notes) process.stderr.write(`agentforge serve: ${note}\n`);
+  for (const note of tracing.notes) writeErr(`agentforge serve: ${note}`);
   const server = await startServer({
     host,
     port: Number(port),

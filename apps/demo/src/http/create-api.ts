@@ -8,6 +8,7 @@ import type { MCPManagement } from "../mcp/mcp-management.js";
 import { type ErrorView, errorViewOf } from "../mcp/mcp-views.js";
 import { UnknownServerError } from "../mcp/unknown-server-error.js";
 import type { RunEventRecord } from "../run-store/run-event-log.js";
+import { writeErr } from "../shared/terminal-safe.js";
 import { ApiError } from "./api-error.js";
 import {
   getPromptSchema,
@@ -100,7 +101,7 @@ const PAGE_CSP =
 /** Build the app; it holds no resources of its own (the management and runs do). */
 export function createApi(deps: ApiDependencies): Hono {
   const { management, runs } = deps;
-  const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = deps.log ?? writeErr;
   const keepAliveMs = deps.keepAliveMs ?? 15_000;
   const app = new Hono();
 

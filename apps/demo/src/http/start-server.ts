@@ -13,6 +13,7 @@ import { FileRunRepository } from "../run-store/file-run-repository.js";
 import type { PostgresRunRepository } from "../run-store/postgres/postgres-run-repository.js";
 import type { PgBossRunQueue } from "../run-store/postgres/run-queue.js";
 import type { RunRepository } from "../run-store/run-repository.js";
+import { writeErr } from "../shared/terminal-safe.js";
 import { UsageError } from "../shared/usage-error.js";
 import { warnThrough } from "../shared/warnings.js";
 import { createApi } from "./create-api.js";
@@ -116,7 +117,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const env = options.env ?? process.env;
   const stateDir = options.stateDir ?? ".agentforge";
   const assets = loadStaticAssets();
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = options.log ?? writeErr;
   const warn = warnThrough(log, "agentforge serve");
   const instanceId = options.instanceId ?? randomUUID();
   const startedAt = new Date().toISOString();

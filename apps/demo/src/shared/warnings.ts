@@ -1,6 +1,7 @@
 // What the app reports when something it could not do must not stop the work in hand — an event or an
 // audit line that could not be written, a shutdown step that failed. Never dropped: each one is a
 // warning with a code, written to stderr (or wherever the caller's `warn` sends it).
+import { writeErr } from "./terminal-safe.js";
 
 /** What went wrong, as a stable code. */
 export type AppWarningCode =
@@ -36,7 +37,7 @@ export const warnOnStderr: WarningSink = (warning) => {
     warning.cause === undefined
       ? ""
       : ` (${warning.cause instanceof Error ? warning.cause.message : String(warning.cause)})`;
-  process.stderr.write(`agentforge: warning ${warning.code}: ${warning.message}${cause}\n`);
+  writeErr(`agentforge: warning ${warning.code}: ${warning.message}${cause}`);
 };
 
 /** A sink that writes `prefix: warning CODE: ...` lines through `log` (e.g. serve's logger). */

@@ -1,0 +1,107 @@
+// Escape sequences from a server never reach the operator's terminal (hostile-input issue, item 3): a
+// server that dies writing a clipboard write (OSC 52), a screen clear, a cursor move, a bidi override
+// and a fake second prompt on its stderr, checked with the real CLI under a pseudo-terminal (`script`),
+// so what is asserted is exactly the byte stream a terminal would interpret.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
+import { afterAll, describe, expect, it } from "vitest";
+import { CLI, cliEnv, track } from "./cli.js";
+
+const base = mkdtempSync(join(tmpdir(), "agentforge-escapes-"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const HOSTILE =
+  "fatal: \u001b]52;c;ZWNobyBwd25lZA==\u0007clipboard \u001b[2J\u001b[Hcleared \u009b31mred\u001b[0m " +
+  '\u202etxt.exe\u202c\rMCP server "github" asks: paste your token here';
+
+function roster(): string {
+  const file = join(base, "mcp_servers.yaml");
+  writeFileSync(
+    file,
+    `servers:
+  - name: evil
+    enabled: true
+    transport: stdio
+    command: \${NODE}
+    args: [${JSON.stringify(STDIO_TEST_SERVER)}, "--exit-at-start", "1", "--message", ${JSON.stringify(HOSTILE)}]
+permissions:
+  documentation: [evil.*]
+`,
+  );
+  return file;
+}
+
+/** Run the CLI with a pseudo-terminal as its stdout and stderr; the bytes the terminal would get. */
+function underTerminal(args: string[]): Promise<{ code: number | null; bytes: Buffer }> {
+  const command = [process.execPath, CLI, ...args]
+    .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
+    .join(" ");
+  const child = track(
+    spawn("script", ["-qfec", command, "/dev/null"], {
+      env: cliEnv({ TERM: "xterm-256color" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
+  const chunks: Buffer[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk));
+  return new Promise((resolve) =>
+    child.once("close", (code) => resolve({ code, bytes: Buffer.concat(chunks) })),
+  );
+}
+
+/** What a terminal would act on: ESC, C1 controls (UTF-8 C2 80–C2 9F), BEL, bidi controls. */
+function actionable(bytes: Buffer): string[] {
+  const text = bytes.toString("utf8");
+  const found = new Set<string>();
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code === 0x1b || code === 0x07 || (code >= 0x80 && code <= 0x9f)) found.add(`U+${code.toString(16)}`);
+    if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069))
+      found.add(`U+${code.toString(16)}`);
+  }
+  return [...found];
+}
+
+describe("a server's stderr under the operator's terminal", () => {
+  const config = roster();
+  const state = mkdtempSync(join(base, "state-"));
+
+  it("mcp health shows the server's last words cleaned: no escape sequence, no bidi control", async () => {
+    const { bytes } = await underTerminal([
+      "mcp",
+      "health",
+      "evil",
+      "--config",
+      config,
+      "--state-dir",
+      state,
+    ]);
+    const text = bytes.toString("utf8");
+    expect(text).toMatch(/unhealthy/);
+    expect(text).toContain("clipboard");
+    expect(text).toContain("cleared");
+    expect(actionable(bytes)).toEqual([]);
+    // The carriage return that would have overwritten the line is a line break now.
+    expect(text).not.toMatch(/txt\.exe\rMCP/);
+  });
+
+  it("mcp health --json escapes what JSON leaves raw (C1, bidi) and still parses", async () => {
+    const { bytes } = await underTerminal([
+      "mcp",
+      "health",
+      "evil",
+      "--json",
+      "--config",
+      config,
+      "--state-dir",
+      state,
+    ]);
+    expect(actionable(bytes)).toEqual([]);
+    const json = bytes.toString("utf8").replace(/\r\n/g, "\n");
+    expect(json).toMatch(/"status": "unhealthy"/);
+  });
+});
