@@ -10,6 +10,7 @@ export {
   type FilesystemServerOptions,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_MEDIA_BYTES,
+  NARROW_ROOTS_META,
 } from "./filesystem/create-filesystem-server.js";
 export {
   createSequentialThinkingServer,

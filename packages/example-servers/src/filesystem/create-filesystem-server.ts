@@ -15,7 +15,14 @@ import {
 import { listDirectory, listDirectoryWithSizes } from "./list-directory.js";
 import { NotTextError, readAll, readText, type TextSelection } from "./read-text.js";
 import { formatCount, formatLimit, formatSize, jsonSize, ResponseBudget } from "./response-budget.js";
-import { describeErrno, type ResolvedPath, Sandbox, SandboxError, showPath } from "./sandbox.js";
+import {
+  describeErrno,
+  MAX_PATH_LENGTH,
+  type ResolvedPath,
+  Sandbox,
+  SandboxError,
+  showPath,
+} from "./sandbox.js";
 import { searchFiles } from "./search-files.js";
 
 export { DEFAULT_MAX_MEDIA_BYTES, DEFAULT_MAX_RESPONSE_BYTES, type FilesystemLimits, filesystemLimits };
@@ -48,6 +55,10 @@ const MIME_TYPES: Record<string, string> = {
 };
 
 const NOTE_RESERVE = 512;
+
+/** The request `_meta` key that narrows one call's sandbox to some of the allowed directories. */
+export const NARROW_ROOTS_META = "io.agentforge/roots";
+const MAX_NARROW_ROOTS = 16;
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 const textOutput = z.object({ content: z.string() });
 
@@ -130,15 +141,50 @@ function readTextFile(
  * Build a filesystem server on an existing sandbox (the bin shares one sandbox between HTTP sessions).
  * Tools, schemas and result shapes are those of the official reference server's read-only tools.
  */
-export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits): McpServer {
+export function buildFilesystemServer(base: Sandbox, limits: FilesystemLimits): McpServer {
   const server = new McpServer({ name: "agentforge-filesystem", version: VERSION }, SERVER_OPTIONS);
   const limit = limits.maxResponseBytes;
+  const narrowed = new Map<string, Sandbox>();
+  /**
+   * The sandbox of one call: the server's own, or narrower when the request's `_meta` names
+   * `io.agentforge/roots` (a client confining one caller — e.g. one agent run on a shared server — to its
+   * folders). Every check, including the re-check after opening, then runs against those roots.
+   */
+  const sandboxOf = (ctx: { mcpReq: { _meta?: Record<string, unknown> | undefined } }): Sandbox => {
+    const requested = ctx.mcpReq._meta?.[NARROW_ROOTS_META];
+    if (requested === undefined) return base;
+    if (
+      !Array.isArray(requested) ||
+      requested.length === 0 ||
+      requested.length > MAX_NARROW_ROOTS ||
+      !requested.every(
+        (root) => typeof root === "string" && root.length > 0 && root.length <= MAX_PATH_LENGTH,
+      )
+    ) {
+      throw new SandboxError(
+        `_meta["${NARROW_ROOTS_META}"] must be a list of 1 to ${MAX_NARROW_ROOTS} directory paths inside the allowed directories`,
+      );
+    }
+    const key = JSON.stringify(requested);
+    let sandbox = narrowed.get(key);
+    if (!sandbox) {
+      sandbox = base.narrow(requested as string[]);
+      if (narrowed.size >= 256) narrowed.delete(narrowed.keys().next().value as string);
+      narrowed.set(key, sandbox);
+    }
+    return sandbox;
+  };
 
-  const readTextHandler = async (args: {
-    path: string;
-    head?: number | undefined;
-    tail?: number | undefined;
-  }) => {
+  type Ctx = Parameters<typeof sandboxOf>[0];
+  const readTextHandler = async (
+    args: {
+      path: string;
+      head?: number | undefined;
+      tail?: number | undefined;
+    },
+    ctx: Ctx,
+  ) => {
+    const sandbox = sandboxOf(ctx);
     const head = lineCount("head", args.head);
     const tail = lineCount("tail", args.tail);
     if (head !== undefined && tail !== undefined) {
@@ -203,7 +249,8 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       }),
       annotations: READ_ONLY,
     },
-    async (args) => {
+    async (args, ctx) => {
+      const sandbox = sandboxOf(ctx);
       const target = sandbox.resolve(args.path);
       let data: string;
       try {
@@ -247,7 +294,8 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
-    async (args) => {
+    async (args, ctx) => {
+      const sandbox = sandboxOf(ctx);
       const budget = new ResponseBudget(limit);
       const separator = "\n---\n";
       const pieces: string[] = [];
@@ -292,7 +340,10 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
-    async (args) => textResult(listDirectory(sandbox, sandbox.resolve(args.path), limit)),
+    async (args, ctx) => {
+      const sandbox = sandboxOf(ctx);
+      return textResult(listDirectory(sandbox, sandbox.resolve(args.path), limit));
+    },
   );
 
   server.registerTool(
@@ -312,10 +363,12 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
-    async (args) =>
-      textResult(
+    async (args, ctx) => {
+      const sandbox = sandboxOf(ctx);
+      return textResult(
         await listDirectoryWithSizes(sandbox, sandbox.resolve(args.path), args.sortBy ?? "name", limit),
-      ),
+      );
+    },
   );
 
   server.registerTool(
@@ -338,6 +391,7 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       annotations: READ_ONLY,
     },
     async (args, ctx) => {
+      const sandbox = sandboxOf(ctx);
       const excludePatterns = checkPatterns(args.excludePatterns ?? []);
       const target = sandbox.resolve(args.path);
       return textResult(
@@ -362,6 +416,7 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       annotations: READ_ONLY,
     },
     async (args, ctx) => {
+      const sandbox = sandboxOf(ctx);
       const excludePatterns = checkPatterns(args.excludePatterns ?? []);
       const target = sandbox.resolve(args.path);
       return textResult(
@@ -382,7 +437,8 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
-    async (args) => {
+    async (args, ctx) => {
+      const sandbox = sandboxOf(ctx);
       const stats = sandbox.statPath(sandbox.resolve(args.path));
       const info = {
         size: stats.size,
@@ -411,7 +467,7 @@ export function buildFilesystemServer(sandbox: Sandbox, limits: FilesystemLimits
       outputSchema: textOutput,
       annotations: READ_ONLY,
     },
-    async () => textResult(`Allowed directories:\n${sandbox.roots.join("\n")}`),
+    async (_args, ctx) => textResult(`Allowed directories:\n${sandboxOf(ctx).roots.join("\n")}`),
   );
 
   return server;

@@ -108,9 +108,11 @@ export class Sandbox {
   private readonly proc: boolean;
   /** A descriptor of the working directory, to return to it after `lstatChildren` (exclusive mode). */
   private readonly homeFd: number | undefined;
+  private readonly options: SandboxOptions;
 
   private constructor(roots: string[], options: SandboxOptions) {
     this.roots = roots;
+    this.options = options;
     this.proc = hasProcFd(roots[0] as string);
     if (this.proc && options.exclusiveProcess === true && isMainThread) {
       try {
@@ -153,6 +155,27 @@ export class Sandbox {
       if (!real.includes(resolved)) real.push(resolved);
     }
     return new Sandbox(real, options);
+  }
+
+  /**
+   * A sandbox with fewer roots: each of `roots` must resolve (through this sandbox) to a directory
+   * inside one of this sandbox's roots. Narrowing never widens: a root outside throws `SandboxError`.
+   */
+  narrow(roots: readonly string[]): Sandbox {
+    const real: string[] = [];
+    for (const root of roots) {
+      const target = this.resolve(root);
+      let isDirectory = false;
+      try {
+        isDirectory = lstatSync(target.real).isDirectory();
+      } catch {
+        // missing: refused below
+      }
+      if (!isDirectory)
+        throw new SandboxError(`${showPath(root)} is not a directory inside the allowed ones`);
+      if (!real.includes(target.real)) real.push(target.real);
+    }
+    return new Sandbox(real, this.options);
   }
 
   /** True if a real path lies inside one of the roots (per path segment). */

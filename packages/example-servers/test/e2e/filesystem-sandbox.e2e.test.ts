@@ -285,3 +285,95 @@ describe("filesystem sandbox: swap after the check", () => {
     }
   }, 60_000);
 });
+
+// One server shared by several agent runs (the demo's `serve`): a client narrows each call to its run's
+// folder with `_meta["io.agentforge/roots"]`, and the server's own checks — including the re-check
+// after opening — hold against those roots (hostile-input issue, item 7: a guard that checks before the
+// call and lets the server open later lost a rename race 48 times in 40 s).
+describe("filesystem sandbox: a call narrowed to one run's folder", () => {
+  let shared: Client;
+  let base: string;
+  beforeAll(async () => {
+    base = join(tree.root, "runs");
+    mkdirSync(join(base, "run-a"), { recursive: true });
+    mkdirSync(join(base, "run-b"), { recursive: true });
+    writeFileSync(join(base, "run-a", "notes.txt"), "A's notes\n");
+    writeFileSync(join(base, "run-b", "notes.txt"), "B-PRIVATE\n");
+    shared = await connectStdio("filesystem", [base]);
+  });
+  afterAll(async () => {
+    await shared?.close();
+  });
+
+  const narrowed = (name: string, args: Record<string, unknown>, roots: unknown) =>
+    shared.callTool({ name, arguments: args, _meta: { "io.agentforge/roots": roots } });
+
+  it("reads inside the narrowed root, refuses a sibling run's folder, and lists only the narrowed root", async () => {
+    const runA = join(base, "run-a");
+    expect(textOf(await narrowed("read_text_file", { path: join(runA, "notes.txt") }, [runA]))).toContain(
+      "A's notes",
+    );
+    const sibling = await narrowed("read_text_file", { path: join(base, "run-b", "notes.txt") }, [runA]);
+    expect(sibling.isError).toBe(true);
+    expect(textOf(sibling)).not.toContain("B-PRIVATE");
+    expect(textOf(await narrowed("list_allowed_directories", {}, [runA]))).toBe(
+      `Allowed directories:\n${runA}`,
+    );
+    // Without _meta the call has the server's own roots (the base).
+    expect(
+      textOf(
+        await shared.callTool({
+          name: "read_text_file",
+          arguments: { path: join(base, "run-b", "notes.txt") },
+        }),
+      ),
+    ).toContain("B-PRIVATE");
+  });
+
+  it("never widens: roots outside the server's, or malformed, are refused", async () => {
+    for (const roots of [[tree.outside], ["/"], [], "run-a", [42], Array.from({ length: 17 }, () => base)]) {
+      const result = await narrowed("list_allowed_directories", {}, roots);
+      expect(result.isError, JSON.stringify(roots)).toBe(true);
+    }
+  });
+
+  it("a live race (run-a swapped for a symlink to run-b, again and again) never reads run-b", async () => {
+    const script = `
+      const fs = require("node:fs"); const [base] = process.argv.slice(1);
+      const j = (...p) => require("node:path").join(...p);
+      process.stderr.write("swapping\\n");
+      for (;;) {
+        try {
+          fs.renameSync(j(base, "run-a"), j(base, "run-a.hold")); fs.symlinkSync(j(base, "run-b"), j(base, "run-a"));
+          fs.unlinkSync(j(base, "run-a")); fs.renameSync(j(base, "run-a.hold"), j(base, "run-a"));
+        } catch {}
+      }`;
+    // The narrowed root is resolved once, before the swapping starts.
+    const runA = join(base, "run-a");
+    await narrowed("list_allowed_directories", {}, [runA]);
+    const swapper: ChildProcess = spawn(process.execPath, ["-e", script, base], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      await new Promise<void>((resolve) => swapper.stderr?.once("data", () => resolve()));
+      let ok = 0;
+      for (let i = 0; i < 300; i++) {
+        for (const [tool, args] of [
+          ["read_text_file", { path: join(runA, "notes.txt") }],
+          ["list_directory", { path: runA }],
+          ["read_multiple_files", { paths: [join(runA, "notes.txt")] }],
+        ] as const) {
+          const result = await narrowed(tool, args, [runA]);
+          expect(textOf(result)).not.toContain("B-PRIVATE");
+          if (!result.isError) ok++;
+        }
+      }
+      expect(ok).toBeGreaterThan(0);
+    } finally {
+      swapper.kill("SIGKILL");
+      await new Promise((resolve) =>
+        swapper.exitCode !== null ? resolve(undefined) : swapper.once("exit", resolve),
+      );
+    }
+  }, 120_000);
+});
