@@ -21,8 +21,8 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const SEPARATORS = /[\u2028\u2029]/g;
 // A surrogate half without its other half (not text; refused by JSON stores and some terminals).
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the quick test for all of the above.
 const ANYTHING =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the quick test for all of the above.
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]/;
 
 /** Options of `cleanText`. */

@@ -189,7 +189,7 @@ describe("PostgresRunRepository", () => {
     expect(loaded?.error).toBe(clean);
     expect(loaded?.document).toBe(clean);
     expect(JSON.stringify(loaded?.state)).toContain(JSON.stringify(clean).slice(1, -1));
-    const event = await a.appendEvent("run-lone-surrogate", "tool_failed", { message: lone, [`k\udbff`]: 1 });
+    const event = await a.appendEvent("run-lone-surrogate", "tool_failed", { message: lone, "k\udbff": 1 });
     expect(event.data).toMatchObject({ message: clean, "k\uFFFD": 1 });
     await a.appendAudit({ agent: "documentation", identity: "filesystem.read_text_file", message: lone });
     expect((await b.listAudit({ limit: 1 }))[0]?.entry.message).toBe(clean);
