@@ -335,14 +335,17 @@ export async function serveHttp(
   ): Promise<{ body: unknown } | undefined> => {
     const outcome = await readBody(req, maxBody, maxDepth);
     if (outcome.kind === "aborted") return undefined;
+    // A connection that carried a refused body is closed after the answer (and says so), so that no
+    // client reuses a socket the server is about to drop: its next request gets a fresh connection.
+    const closing = { connection: "close" };
     if (outcome.kind === "too-large") {
       counters.bodiesTooLarge++;
-      rpcError(res, 413, -32600, `Request body over ${maxBody} bytes`);
+      rpcError(res, 413, -32600, `Request body over ${maxBody} bytes`, closing);
       return undefined;
     }
     if (outcome.kind === "too-deep") {
       counters.bodiesTooDeep++;
-      rpcError(res, 400, -32700, `Parse error: JSON nested deeper than ${maxDepth} levels`);
+      rpcError(res, 400, -32700, `Parse error: JSON nested deeper than ${maxDepth} levels`, closing);
       return undefined;
     }
     try {
