@@ -556,7 +556,7 @@ export class MCPToolExecutor {
       this.warn({
         code: "AGENT_NOT_GRANTED",
         agent: name,
-        message: `Agent "${name}" has no grants, so it gets no tools (deny by default)${suggestion ? `; did you mean "${suggestion}"?` : ""}. Grant it tools in permissions: (or createMCPToolkit's permissions).`,
+        message: `Agent "${name}" has no grants, so it gets no tools (deny by default)${suggestion ? `: did you mean "${suggestion}"?` : "."} Grant it tools in permissions: (or createMCPToolkit's permissions).`,
         ...(suggestion ? { suggestion } : {}),
       });
       return;

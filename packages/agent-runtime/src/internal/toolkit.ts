@@ -342,7 +342,7 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
         warnings.push({
           code: "AGENT_NOT_GRANTED",
           agent: name,
-          message: `Agent "${name}" has no grants, so it gets no tools (deny by default)${suggestion ? `; did you mean "${suggestion}"?` : ""}. Grant it tools in permissions: (or createMCPToolkit's permissions).`,
+          message: `Agent "${name}" has no grants, so it gets no tools (deny by default)${suggestion ? `: did you mean "${suggestion}"?` : "."} Grant it tools in permissions: (or createMCPToolkit's permissions).`,
           ...(suggestion ? { suggestion } : {}),
         });
         continue;
