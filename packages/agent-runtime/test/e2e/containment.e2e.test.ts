@@ -117,7 +117,7 @@ describe("bad calls from the model go back to the model", () => {
         ["alpha.echo", "INVALID_ARGUMENTS"],
         ["alpha.add", "INVALID_ARGUMENTS"],
         ["alpha.echo", "INVALID_ARGUMENTS"],
-        ["alpha__pid", "TOOL_NOT_FOUND"],
+        ["alpha.pid", "TOOL_DENIED"],
         ["no_such_tool_", "TOOL_NOT_FOUND"],
         ["alpha.echo", "INVALID_ARGUMENTS"],
       ].sort(),
