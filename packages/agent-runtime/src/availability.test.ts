@@ -76,7 +76,11 @@ describe("an unavailable server is loud by default", () => {
     const { executor, warnings } = setup({ helper: ["files.*", "everything.echo"] });
     const model = new ScriptedChatModel(["an answer without tools"]);
     await expect(
-      invokeWithTools(model, [new HumanMessage("hi")], { tools: executor.registry.list(), executor, agent: "helper" }),
+      invokeWithTools(model, [new HumanMessage("hi")], {
+        tools: executor.registry.list(),
+        executor,
+        agent: "helper",
+      }),
     ).rejects.toBe(missing);
     expect(model.calls).toHaveLength(0);
 
@@ -95,7 +99,9 @@ describe("an unavailable server is loud by default", () => {
         servers: [{ serverName: "files", errorCode: "COMMAND_NOT_FOUND", message: missing.message }],
       }),
     ]);
-    expect(warnings[0]?.message).toMatch(/^Agent "helper" runs without the tools of server "files" \(degraded mode\): files: command/);
+    expect(warnings[0]?.message).toMatch(
+      /^Agent "helper" runs without the tools of server "files" \(degraded mode\): files: command/,
+    );
   });
 
   it("a disabled server is called disabled", async () => {
@@ -123,10 +129,7 @@ describe("an unavailable server is loud by default", () => {
 describe("names in the loop", () => {
   it("a denied tool called by its model name is audited DENIED with its identity; the model hears not-found", async () => {
     const { executor, failed, called } = setup({ helper: ["everything.echo"] }, {});
-    const model = new ScriptedChatModel([
-      { toolCalls: [{ name: "everything__get-env", args: {} }] },
-      "done",
-    ]);
+    const model = new ScriptedChatModel([{ toolCalls: [{ name: "everything__get-env", args: {} }] }, "done"]);
     const result = await invokeWithTools(model, [new HumanMessage("env?")], {
       tools: executor.registry.list(),
       executor,
@@ -154,7 +157,9 @@ describe("names in the loop", () => {
       agent: "helper",
     });
     const told = model.calls[1]?.messages.find((m): m is ToolMessage => m instanceof ToolMessage);
-    expect(told?.content).toMatch(/^Error \(INVALID_ARGUMENTS\): The arguments for "everything__echo" do not match/);
+    expect(told?.content).toMatch(
+      /^Error \(INVALID_ARGUMENTS\): The arguments for "everything__echo" do not match/,
+    );
     expect(String(told?.content)).not.toContain("everything.echo");
   });
 });

@@ -1,5 +1,5 @@
 import type { MCPClientErrorCode } from "@agentforge/mcp-client";
-import { MCPError, type MCPConfigErrorCode } from "@agentforge/mcp-config";
+import { type MCPConfigErrorCode, MCPError } from "@agentforge/mcp-config";
 import type { MCPPermissionsErrorCode } from "@agentforge/mcp-permissions";
 
 /** Codes of the errors this package exports. */

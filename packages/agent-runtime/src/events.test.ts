@@ -74,8 +74,7 @@ describe("MCPEventDispatcher", () => {
       expectTypeOf(e.errorCode).toEqualTypeOf<import("./events.js").MCPEventErrorCode>();
       expectTypeOf(e.message).toBeString();
     });
-    const describe = (e: MCPRuntimeEvent): string =>
-      e.type === MCP_TOOL_CALL_FAILED ? e.errorCode : e.type;
+    const describe = (e: MCPRuntimeEvent): string => (e.type === MCP_TOOL_CALL_FAILED ? e.errorCode : e.type);
     expect(describe(event)).toBe(MCP_TOOL_CALL_STARTED);
   });
 });

@@ -593,7 +593,8 @@ export class MCPToolExecutor {
       return;
     }
     const proc = (globalThis as { process?: { emitWarning?: (w: string, o: object) => void } }).process;
-    if (typeof proc?.emitWarning === "function") proc.emitWarning(event.message, { code: `AGENTFORGE_${event.code}` });
+    if (typeof proc?.emitWarning === "function")
+      proc.emitWarning(event.message, { code: `AGENTFORGE_${event.code}` });
     else console.warn(event.message);
   }
 
@@ -1219,12 +1220,7 @@ export class MCPToolExecutor {
     return this.#fail(call, "failed", error);
   }
 
-  #fail(
-    call: CallContext,
-    outcome: MCPFailedOutcome,
-    error: unknown,
-    message = eventMessage(error),
-  ): never {
+  #fail(call: CallContext, outcome: MCPFailedOutcome, error: unknown, message = eventMessage(error)): never {
     const errorCode = codeOf(error);
     this.events.emit(MCP_TOOL_CALL_FAILED, failedEvent(call, outcome, errorCode, message));
     call.span?.end({ outcome, errorCode, message });

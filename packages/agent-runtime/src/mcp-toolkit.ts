@@ -116,14 +116,12 @@ export interface MCPToolkitListOptions {
  * A grant that does not do what it says, found against the discovered tools (`toolkit.checkGrants`): a
  * pattern that matches no tool its server lists, or an agent with no grants.
  */
-export type MCPGrantWarning = Extract<
-  MCPWarningEvent,
-  { code: "GRANT_MATCHES_NO_TOOL" | "AGENT_NOT_GRANTED" }
-> extends infer W
-  ? W extends unknown
-    ? Omit<W, "type" | "timestamp">
-    : never
-  : never;
+export type MCPGrantWarning =
+  Extract<MCPWarningEvent, { code: "GRANT_MATCHES_NO_TOOL" | "AGENT_NOT_GRANTED" }> extends infer W
+    ? W extends unknown
+      ? Omit<W, "type" | "timestamp">
+      : never
+    : never;
 
 /** Options of `toolkit.createExecutor`. */
 export interface MCPToolkitExecutorOptions {
@@ -159,10 +157,7 @@ export interface MCPToolkit<C = MCPToolkitConfig> extends AsyncDisposable {
   /** The executor's events: `toolkit.events.on(MCP_TOOL_CALL_FAILED, fn)` returns the unsubscribe function. */
   readonly events: MCPEventDispatcher;
   /** Subscribe to an executor event (the same as `toolkit.events.on`); returns the function that unsubscribes. */
-  on<E extends MCPRuntimeEventName>(
-    event: E,
-    listener: MCPRuntimeListener<E>,
-  ): () => void;
+  on<E extends MCPRuntimeEventName>(event: E, listener: MCPRuntimeListener<E>): () => void;
   /**
    * A new executor over the toolkit's registry and policy (it follows `reload`), with its own events: e.g.
    * one per run of a service, so that a run's listeners hear only that run's calls. Same tracer and

@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
 import * as client from "@agentforge/mcp-client";
 import * as config from "@agentforge/mcp-config";
 import * as permissions from "@agentforge/mcp-permissions";
+import { describe, expect, it } from "vitest";
 import * as aiSdk from "../src/ai-sdk/index.js";
 import * as api from "../src/index.js";
 import * as langchain from "../src/langchain/index.js";

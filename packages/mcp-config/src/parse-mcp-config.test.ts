@@ -228,7 +228,7 @@ describe("parseMCPConfig: malformed input", () => {
       "  docs:",
       "    allow: [filesytem.read_text_file]",
       "    resources: [filesystem:file:///srv/*, nowhere:file:///x]",
-      "  helper: [\"filesystem.*\"]",
+      '  helper: ["filesystem.*"]',
     ].join("\n");
     let error: unknown;
     try {

@@ -1,6 +1,6 @@
 import { MCPConfigError, type MCPConfigIssue } from "./errors.js";
-import { normalizePermissions, toServerConfig } from "./internal/config-output.js";
 import { findGrantServerProblems } from "./grant-servers.js";
+import { normalizePermissions, toServerConfig } from "./internal/config-output.js";
 import { formatIssues, type KnownKeys, sortIssues } from "./internal/format-issues.js";
 import { type ImportResult, importClientConfig } from "./internal/import-client-config.js";
 import { objectSource } from "./internal/object-source.js";
@@ -266,8 +266,7 @@ function withoutPosition({ path, message }: MCPConfigIssue): MCPConfigIssue {
 function parseSourceDocument(doc: SourceDocument, options: ParseMCPConfigObjectOptions): MCPConfig {
   const fast = parseFast(doc, options);
   const imported = fast ? undefined : importClientConfig(doc, options.source);
-  const config =
-    fast ?? (imported ? parseImported(doc, imported, options) : parseNative(doc, options));
+  const config = fast ?? (imported ? parseImported(doc, imported, options) : parseNative(doc, options));
   checkGrantServers(config, doc, options.source);
   return config;
 }

@@ -174,7 +174,9 @@ describe("MCPToolRegistry", () => {
       throw new Error("a broken listener");
     });
     const failures: string[] = [];
-    registry.on("listenerError", ({ event, error }) => failures.push(`${event}: ${(error as Error).message}`));
+    registry.on("listenerError", ({ event, error }) =>
+      failures.push(`${event}: ${(error as Error).message}`),
+    );
     registry.register("fs", [tool("fs", "read")]);
     const original = registry.fingerprint("fs.read");
     expect(original).toMatch(/^[0-9a-f]{16}$/);

@@ -5,16 +5,16 @@ import {
   type MCPConfigChanges,
   MCPConnectionError,
   type MCPDiscoveryResult,
-  MCPServerNotFoundError,
   type MCPPrompt,
   type MCPResource,
+  MCPServerNotFoundError,
 } from "@agentforge/mcp-client";
 import {
+  grantServerIssues,
   type MCPConfig,
   MCPConfigError,
   MCPError,
   type MCPPermissionsConfig,
-  grantServerIssues,
   suggestName,
 } from "@agentforge/mcp-config";
 import {
@@ -277,10 +277,7 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
     return this.executor.events;
   }
 
-  on<E extends MCPRuntimeEventName>(
-    event: E,
-    listener: MCPRuntimeListener<E>,
-  ): () => void {
+  on<E extends MCPRuntimeEventName>(event: E, listener: MCPRuntimeListener<E>): () => void {
     return this.executor.events.on(event, listener);
   }
 
@@ -325,7 +322,10 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
 
   async tools(agent: string, options: MCPToolkitToolsOptions = {}): Promise<MCPToolDescriptor[]> {
     await this.#ready("tools");
-    this.executor.checkAvailability(agent, options.degraded !== undefined ? { degraded: options.degraded } : {});
+    this.executor.checkAvailability(
+      agent,
+      options.degraded !== undefined ? { degraded: options.degraded } : {},
+    );
     for (const warning of this.checkGrants(agent)) this.executor.warn(warning);
     return this.executor.allowedTools(agent);
   }

@@ -205,7 +205,11 @@ describe("invokeWithTools with tool search", () => {
   it("bad search arguments are answered with INVALID_ARGUMENTS (and counted); a model cannot loop for free", async () => {
     const { executor, registry } = roster({ agent: ["maps.*", "files.*", "misc.*"] });
     const model = new ScriptedChatModel(
-      { toolCalls: [{ name: "search_tools", args: { query: "", limit: 99, "extra\u001b[31m": "\u001b[31mx" } }] },
+      {
+        toolCalls: [
+          { name: "search_tools", args: { query: "", limit: 99, "extra\u001b[31m": "\u001b[31mx" } },
+        ],
+      },
       { whenExhausted: "repeat-last" },
     );
     const result = await invokeWithTools(model, ask, {

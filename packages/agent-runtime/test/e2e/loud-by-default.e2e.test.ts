@@ -84,7 +84,9 @@ describe("a granted server that does not start is loud by default", () => {
     expect(model.calls).toHaveLength(0);
 
     await expect(toolkit.execute("helper", "files.read_text_file", { path: "a" })).rejects.toBe(error);
-    expect(failed.map((e) => [e.identity, e.errorCode])).toEqual([["files.read_text_file", "COMMAND_NOT_FOUND"]]);
+    expect(failed.map((e) => [e.identity, e.errorCode])).toEqual([
+      ["files.read_text_file", "COMMAND_NOT_FOUND"],
+    ]);
     // The working server's tools are still there for an agent that is not granted the broken one.
     expect((await toolkit.execute("helper", "alpha.echo", { text: "still" })).text).toBe("still");
   });
@@ -118,7 +120,9 @@ describe("a granted server that does not start is loud by default", () => {
     expect(warning.servers.map((s) => [s.serverName, s.errorCode])).toEqual([["files", "SERVER_EXITED"]]);
     expect(warning.message).toMatch(/runs without the tools of server "files" \(degraded mode\)/);
     // Per call, loud again.
-    await expect(toolkit.tools("helper", { degraded: false })).rejects.toMatchObject({ code: "SERVER_EXITED" });
+    await expect(toolkit.tools("helper", { degraded: false })).rejects.toMatchObject({
+      code: "SERVER_EXITED",
+    });
   });
 
   it("an unset ${VAR} is SERVER_MISCONFIGURED naming the variable; a disabled server is SERVER_DISABLED", async () => {

@@ -1,8 +1,9 @@
 // The zod-free way through a config document: our format or an imported client config, validated by
 // `checkConfigFile`. Undefined when the document needs the schema (any problem, or a field the fast
 // checker leaves to the schema); the caller then takes the zod path, which words the errors.
-import type { MCPConfig, ParseMCPConfigObjectOptions } from "../parse-mcp-config.js";
+
 import { findGrantServerProblems } from "../grant-servers.js";
+import type { MCPConfig, ParseMCPConfigObjectOptions } from "../parse-mcp-config.js";
 import { checkConfigFile } from "./check-config-file.js";
 import { normalizePermissions, toServerConfig } from "./config-output.js";
 import { importClientConfig } from "./import-client-config.js";
