@@ -65,7 +65,8 @@ describe("MCPEventDispatcher", () => {
       event: MCP_TOOL_CALL_STARTED,
       message: expect.stringMatching(/^A listener of MCP_TOOL_CALL_STARTED failed \(boom\)/),
     });
-    expect((reported[0]?.error as Error).message).toBe("boom");
+    expect(reported[0]?.error).toBeInstanceOf(Error);
+    expect(String(reported[0]?.error)).toBe("Error: boom");
   });
 
   it("types each kind: a FAILED listener gets a required errorCode; every event narrows by type", () => {

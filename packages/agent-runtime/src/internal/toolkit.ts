@@ -27,11 +27,9 @@ import {
 import { MCPToolkitClosedError } from "../errors.js";
 import {
   MCP_INTERNAL_ERROR,
-  MCP_WARNING,
   type MCPEventDispatcher,
   type MCPRuntimeEventName,
   type MCPRuntimeListener,
-  type MCPWarningEvent,
 } from "../events.js";
 import {
   type MCPAccessOptions,
