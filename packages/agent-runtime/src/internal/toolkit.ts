@@ -348,9 +348,10 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
       for (const pattern of grant.allow) {
         const serverName = pattern.slice(0, pattern.indexOf("."));
         // A server that is down, not listed yet or not started on purpose: nothing to check against.
-        const report = this.#discovery?.servers.find((server) => server.serverName === serverName);
-        if (report?.status !== "ok" || this.executor.serverError(serverName)) continue;
         const tools = registered.filter((tool) => tool.serverName === serverName);
+        const report = this.#discovery?.servers.find((server) => server.serverName === serverName);
+        const listed = tools.length > 0 || report?.status === "ok";
+        if (!listed || this.executor.serverError(serverName)) continue;
         const probe = new MCPPermissionPolicy({ probe: [pattern] });
         if (probe.allowedTools("probe", tools).length > 0) continue;
         const suggestion = suggestName(
