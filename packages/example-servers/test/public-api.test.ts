@@ -7,6 +7,7 @@ describe("public API", () => {
       [
         "DEFAULT_MAX_MEDIA_BYTES",
         "DEFAULT_MAX_RESPONSE_BYTES",
+        "FIRST_PARTY_SERVERS",
         "POSTGRES_HARD_MAX_ROWS",
         "checkReadOnlySql",
         "createFilesystemServer",
@@ -16,6 +17,7 @@ describe("public API", () => {
         "openPostgresDatabase",
         "serveHttp",
         "serveStdio",
+        "serverCommand",
       ]
     `);
   });
