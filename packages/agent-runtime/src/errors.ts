@@ -1,4 +1,6 @@
-import { MCPError } from "@agentforge/mcp-config";
+import type { MCPClientErrorCode } from "@agentforge/mcp-client";
+import { type MCPConfigErrorCode, MCPError } from "@agentforge/mcp-config";
+import type { MCPPermissionsErrorCode } from "@agentforge/mcp-permissions";
 
 /** Codes of the errors this package exports. */
 export type MCPRuntimeErrorCode =
@@ -18,6 +20,16 @@ export type MCPRuntimeErrorCode =
   | "SEARCH_LIMIT_REACHED"
   /** The tool ranker failed (e.g. a custom ranker threw); nothing was found. */
   | "SEARCH_FAILED";
+
+/**
+ * Every code an error of the @agentforge packages can have — config, client, permissions and runtime —
+ * so `switch (error.code)` over anything `execute()`, `tools()` or a tool loop throws is checked.
+ */
+export type MCPErrorCode =
+  | MCPConfigErrorCode
+  | MCPClientErrorCode
+  | MCPPermissionsErrorCode
+  | MCPRuntimeErrorCode;
 
 const NAME_LIMIT = 200;
 

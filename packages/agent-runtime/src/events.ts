@@ -1,3 +1,6 @@
+import { MCPEventEmitter, reportListenerError } from "@agentforge/mcp-config";
+import type { MCPErrorCode } from "./errors.js";
+
 /** Event names, as constants (also the keys of `MCPRuntimeEvents`). */
 export const MCP_TOOL_CALL_STARTED = "MCP_TOOL_CALL_STARTED";
 /** A call returned a non-error result. */
@@ -33,14 +36,33 @@ export const MCP_TOOL_SEARCH = "MCP_TOOL_SEARCH";
  */
 export const MCP_TOOLS_LEFT_OUT = "MCP_TOOLS_LEFT_OUT";
 
+/**
+ * Something an adopter should know that does not stop the call in hand: servers an agent is granted are
+ * unavailable and it runs without them (degraded mode), a grant pattern matches no tool, an agent has no
+ * grants. With no listener, a warning becomes a process warning (`process.emitWarning`), never silence.
+ */
+export const MCP_WARNING = "MCP_WARNING";
+/**
+ * A failure inside the runtime that no call could report: a listener of another event threw, keeping
+ * the registry in step with a server failed. Nothing was dropped silently; with no listener, it becomes a
+ * process warning.
+ */
+export const MCP_INTERNAL_ERROR = "MCP_INTERNAL_ERROR";
+
 /** How a call ended. */
 export type MCPToolCallOutcome = "ok" | "tool_error" | "denied" | "timeout" | "cancelled" | "failed";
 
+/** How a call that did not succeed ended. */
+export type MCPFailedOutcome = Exclude<MCPToolCallOutcome, "ok">;
+
 /**
- * One tool call, as reported to listeners: an audit record. It never holds arguments, results or
- * secret values — only who called what, how it ended and how long it took.
+ * The `errorCode` of a failure event: the code of the error thrown (`MCPErrorCode`), or `FAILED` when
+ * what was thrown is not one of ours (a bug, or a foreign error; its message says what it was).
  */
-export interface MCPToolCallEvent {
+export type MCPEventErrorCode = MCPErrorCode | "FAILED";
+
+/** Who called what, shared by the events of one tool call. */
+interface MCPToolCallBase {
   /** The identity called, `<server>.<tool>`. */
   identity: string;
   /** The server part of the identity. */
@@ -53,39 +75,65 @@ export interface MCPToolCallEvent {
   callId: string;
   /** ISO 8601 time of the event. */
   timestamp: string;
-  /** Set on COMPLETED and FAILED. */
-  outcome?: MCPToolCallOutcome;
-  /** Set on COMPLETED and FAILED. */
-  durationMs?: number;
-  /** The error code on FAILED (e.g. TOOL_DENIED, TOOL_TIMEOUT). */
-  errorCode?: string;
-  /** A one-line description of the failure on FAILED; never tool output or arguments. */
-  message?: string;
 }
 
+/** A call started (`MCP_TOOL_CALL_STARTED`). */
+export interface MCPToolCallStartedEvent extends MCPToolCallBase {
+  type: typeof MCP_TOOL_CALL_STARTED;
+  outcome?: undefined;
+  durationMs?: undefined;
+  errorCode?: undefined;
+  message?: undefined;
+}
+
+/** A call returned a non-error result (`MCP_TOOL_CALL_COMPLETED`). */
+export interface MCPToolCallCompletedEvent extends MCPToolCallBase {
+  type: typeof MCP_TOOL_CALL_COMPLETED;
+  outcome: "ok";
+  durationMs: number;
+  errorCode?: undefined;
+  message?: undefined;
+}
+
+/** A call was refused, denied, timed out, was cancelled, returned an error result, or failed (`MCP_TOOL_CALL_FAILED`). */
+export interface MCPToolCallFailedEvent extends MCPToolCallBase {
+  type: typeof MCP_TOOL_CALL_FAILED;
+  outcome: MCPFailedOutcome;
+  durationMs: number;
+  /** The error's code (e.g. TOOL_DENIED, TOOL_TIMEOUT, COMMAND_NOT_FOUND). */
+  errorCode: MCPEventErrorCode;
+  /** The first line of the error's message; never tool output or arguments. */
+  message: string;
+}
+
+/**
+ * One tool call, as reported to listeners: an audit record. It never holds arguments, results or
+ * secret values — only who called what, how it ended and how long it took. Tell the kinds apart by `type`.
+ */
+export type MCPToolCallEvent = MCPToolCallStartedEvent | MCPToolCallCompletedEvent | MCPToolCallFailedEvent;
+
 /** Progress of a call in flight: who calls what, and numbers — never the server's progress message. */
-export interface MCPToolProgressEvent {
-  /** The identity called, `<server>.<tool>`. */
-  identity: string;
-  serverName: string;
-  /** The tool's name as its server lists it. */
-  toolName: string;
-  agent: string;
-  /** The call's id, as on its STARTED and COMPLETED/FAILED events. */
-  callId: string;
-  /** ISO 8601 time of the event. */
-  timestamp: string;
+export interface MCPToolProgressEvent extends MCPToolCallBase {
+  type: typeof MCP_TOOL_CALL_PROGRESS;
   /** Progress so far: a finite number, larger than the last one reported for this call. */
   progress: number;
   /** The total, when the server gave a finite positive one. */
   total?: number;
 }
 
-/**
- * One resource read or prompt request, as reported to listeners (`MCP_RESOURCE_READ`, `MCP_PROMPT_GET`):
- * an audit record — never the content, the prompt arguments, nor a URI's query or fragment.
- */
-export interface MCPAccessEvent {
+/** What a request's events share: an ok outcome, or a failed one with its code and message. */
+export type MCPOutcomeFields =
+  | { outcome: "ok"; errorCode?: undefined; message?: undefined }
+  | {
+      outcome: MCPFailedOutcome;
+      /** The error's code (e.g. TOOL_DENIED, TOOL_TIMEOUT, CAPABILITY_NOT_SUPPORTED). */
+      errorCode: MCPEventErrorCode;
+      /** A one-line description of the failure; never content. */
+      message: string;
+    };
+
+/** Who asked which server, shared by resource reads and prompt requests. */
+interface MCPAccessBase {
   /** The server asked. */
   serverName: string;
   agent: string;
@@ -93,20 +141,31 @@ export interface MCPAccessEvent {
   callId: string;
   /** ISO 8601 time of the event. */
   timestamp: string;
-  /** `MCP_RESOURCE_READ`: the URI read, without its query (`?...`) and fragment (`#...`). */
-  uri?: string;
-  /** `MCP_PROMPT_GET`: the prompt's name as its server lists it. */
-  promptName?: string;
-  outcome: MCPToolCallOutcome;
   durationMs: number;
-  /** The error code when `outcome` is not `ok` (e.g. TOOL_DENIED, TOOL_TIMEOUT, CAPABILITY_NOT_SUPPORTED). */
-  errorCode?: string;
-  /** A one-line description of the failure; never content. */
-  message?: string;
 }
 
-/** A definition change of a registered tool (see `MCPToolRegistry.onDefinitionChanged`). */
+/** A resource read (`MCP_RESOURCE_READ`): never the content, nor the URI's query or fragment. */
+export type MCPResourceReadEvent = MCPAccessBase & {
+  type: typeof MCP_RESOURCE_READ;
+  /** The URI read, without its query (`?...`) and fragment (`#...`). */
+  uri: string;
+  promptName?: undefined;
+} & MCPOutcomeFields;
+
+/** A prompt request (`MCP_PROMPT_GET`): never the prompt's arguments or messages. */
+export type MCPPromptGetEvent = MCPAccessBase & {
+  type: typeof MCP_PROMPT_GET;
+  /** The prompt's name as its server lists it. */
+  promptName: string;
+  uri?: undefined;
+} & MCPOutcomeFields;
+
+/** One resource read or prompt request, as reported to listeners: an audit record. */
+export type MCPAccessEvent = MCPResourceReadEvent | MCPPromptGetEvent;
+
+/** A definition change of a registered tool (the registry's `definitionChanged`). */
 export interface MCPToolDefinitionChangedEvent {
+  type: typeof MCP_TOOL_DEFINITION_CHANGED;
   /** The tool whose definition changed, `<server>.<tool>`. */
   identity: string;
   serverName: string;
@@ -117,24 +176,36 @@ export interface MCPToolDefinitionChangedEvent {
   timestamp: string;
 }
 
-/** A server's tool list rejected or accepted again (see `MCPToolRegistry.rejection`). */
-export interface MCPServerToolsEvent {
+/** A server's tool list was rejected (see `MCPToolRegistry.rejection`): none of its tools are callable. */
+export interface MCPServerToolsRejectedEvent {
+  type: typeof MCP_SERVER_TOOLS_REJECTED;
   serverName: string;
   timestamp: string;
-  /** On REJECTED: the error code (TOOL_DUPLICATE). */
-  errorCode?: string;
-  /** On REJECTED: the contested identity, `<server>.<tool>`. */
-  identity?: string;
-  /** On REJECTED: why, in one line. */
-  message?: string;
+  /** Why the list was rejected (a name listed twice, an identity of another server). */
+  errorCode: "TOOL_DUPLICATE";
+  /** The contested identity, `<server>.<tool>`. */
+  identity: string;
+  /** Why, in one line. */
+  message: string;
 }
+
+/** A server whose tool list was rejected sent an acceptable one. */
+export interface MCPServerToolsAcceptedEvent {
+  type: typeof MCP_SERVER_TOOLS_ACCEPTED;
+  serverName: string;
+  timestamp: string;
+}
+
+/** A server's tool list rejected or accepted again. */
+export type MCPServerToolsEvent = MCPServerToolsRejectedEvent | MCPServerToolsAcceptedEvent;
 
 /**
  * One tool search, as reported to listeners: an audit record. The query is model-written text (it may
  * quote the user), so, like a tool call's arguments, it is never recorded: only its length, and which
  * tools were found — what the agent learned about.
  */
-export interface MCPToolSearchEvent {
+export type MCPToolSearchEvent = {
+  type: typeof MCP_TOOL_SEARCH;
   agent: string;
   /** Unique per search. */
   searchId: string;
@@ -148,16 +219,12 @@ export interface MCPToolSearchEvent {
   candidates: number;
   /** The identities found (`<server>.<tool>`), best first; empty when refused or failed. */
   identities: string[];
-  outcome: MCPToolCallOutcome;
   durationMs: number;
-  /** On a refused or failed search: SEARCH_LIMIT_REACHED, SEARCH_FAILED, INVALID_ARGUMENTS. */
-  errorCode?: string;
-  /** A one-line description of the failure; never the query. */
-  message?: string;
-}
+} & MCPOutcomeFields;
 
 /** Granted tools a tool loop left out of its model requests, and why. */
 export interface MCPToolsLeftOutEvent {
+  type: typeof MCP_TOOLS_LEFT_OUT;
   agent: string;
   /** ISO 8601 time of the event. */
   timestamp: string;
@@ -169,101 +236,142 @@ export interface MCPToolsLeftOutEvent {
   reason: string;
 }
 
+/** A server an agent is granted that cannot be used, and why (its own error's code and message). */
+export interface MCPUnavailableServer {
+  serverName: string;
+  /** The server's error code: COMMAND_NOT_FOUND, SERVER_MISCONFIGURED, SERVER_DISABLED, HTTP_UNAUTHORIZED, ... */
+  errorCode: MCPEventErrorCode;
+  /** The first line of the server's error message (cause first, with what to fix). */
+  message: string;
+}
+
+/** The kinds of warnings (`MCP_WARNING`). */
+export type MCPWarningCode =
+  /** Servers the agent is granted are unavailable; it runs without their tools (degraded mode). */
+  | "SERVERS_UNAVAILABLE"
+  /** A grant pattern of the agent matches no tool its server lists. */
+  | "GRANT_MATCHES_NO_TOOL"
+  /** Tools were asked for an agent that has no grants (deny by default: it gets none). */
+  | "AGENT_NOT_GRANTED";
+
+interface MCPWarningBase {
+  type: typeof MCP_WARNING;
+  /** ISO 8601 time of the event. */
+  timestamp: string;
+  /** The agent concerned. */
+  agent: string;
+  /** The whole warning in words, cause first. */
+  message: string;
+}
+
+/** A warning (`MCP_WARNING`); tell the kinds apart by `code`. */
+export type MCPWarningEvent =
+  | (MCPWarningBase & {
+      code: "SERVERS_UNAVAILABLE";
+      /** The unavailable servers, each with why. */
+      servers: MCPUnavailableServer[];
+    })
+  | (MCPWarningBase & {
+      code: "GRANT_MATCHES_NO_TOOL";
+      /** The pattern, as written in the grant. */
+      pattern: string;
+      /** A tool identity close to the pattern, if one is. */
+      suggestion?: string;
+    })
+  | (MCPWarningBase & {
+      code: "AGENT_NOT_GRANTED";
+      /** A granted agent whose name is close, if one is. */
+      suggestion?: string;
+    });
+
+/** The kinds of internal failures (`MCP_INTERNAL_ERROR`). */
+export type MCPInternalErrorCode =
+  /** A listener of another event threw, or its promise rejected. */
+  | "LISTENER_FAILED"
+  /** Bringing the registry in step with a server's new tool list failed. */
+  | "REGISTRY_SYNC_FAILED";
+
+/** A failure inside the runtime that no call could report (`MCP_INTERNAL_ERROR`). */
+export interface MCPInternalErrorEvent {
+  type: typeof MCP_INTERNAL_ERROR;
+  code: MCPInternalErrorCode;
+  /** ISO 8601 time of the event. */
+  timestamp: string;
+  /** What failed, in one line. */
+  message: string;
+  /** What was thrown. */
+  error: unknown;
+  /** LISTENER_FAILED: the event whose listener failed. */
+  event?: string;
+  /** REGISTRY_SYNC_FAILED: the server whose tool list could not be taken in. */
+  serverName?: string;
+}
+
 /** Every event the runtime emits, and its payload. */
 export interface MCPRuntimeEvents {
-  MCP_TOOL_CALL_STARTED: [MCPToolCallEvent];
-  MCP_TOOL_CALL_COMPLETED: [MCPToolCallEvent];
-  MCP_TOOL_CALL_FAILED: [MCPToolCallEvent];
-  MCP_TOOL_CALL_PROGRESS: [MCPToolProgressEvent];
-  MCP_RESOURCE_READ: [MCPAccessEvent];
-  MCP_PROMPT_GET: [MCPAccessEvent];
-  MCP_TOOL_DEFINITION_CHANGED: [MCPToolDefinitionChangedEvent];
-  MCP_SERVER_TOOLS_REJECTED: [MCPServerToolsEvent];
-  MCP_SERVER_TOOLS_ACCEPTED: [MCPServerToolsEvent];
-  MCP_TOOL_SEARCH: [MCPToolSearchEvent];
-  MCP_TOOLS_LEFT_OUT: [MCPToolsLeftOutEvent];
+  MCP_TOOL_CALL_STARTED: MCPToolCallStartedEvent;
+  MCP_TOOL_CALL_COMPLETED: MCPToolCallCompletedEvent;
+  MCP_TOOL_CALL_FAILED: MCPToolCallFailedEvent;
+  MCP_TOOL_CALL_PROGRESS: MCPToolProgressEvent;
+  MCP_RESOURCE_READ: MCPResourceReadEvent;
+  MCP_PROMPT_GET: MCPPromptGetEvent;
+  MCP_TOOL_DEFINITION_CHANGED: MCPToolDefinitionChangedEvent;
+  MCP_SERVER_TOOLS_REJECTED: MCPServerToolsRejectedEvent;
+  MCP_SERVER_TOOLS_ACCEPTED: MCPServerToolsAcceptedEvent;
+  MCP_TOOL_SEARCH: MCPToolSearchEvent;
+  MCP_TOOLS_LEFT_OUT: MCPToolsLeftOutEvent;
+  MCP_WARNING: MCPWarningEvent;
+  MCP_INTERNAL_ERROR: MCPInternalErrorEvent;
 }
 
 /** The name of a runtime event. */
 export type MCPRuntimeEventName = keyof MCPRuntimeEvents;
 
-type Listener<E extends MCPRuntimeEventName> = (...args: MCPRuntimeEvents[E]) => unknown;
+/** Any runtime event: a union discriminated by `type` (the event's name). */
+export type MCPRuntimeEvent = MCPRuntimeEvents[MCPRuntimeEventName];
 
-interface Subscription<E extends MCPRuntimeEventName> {
-  readonly listener: Listener<E>;
-  readonly once: boolean;
+/** A listener of one runtime event. */
+export type MCPRuntimeListener<E extends MCPRuntimeEventName> = (event: MCPRuntimeEvents[E]) => unknown;
+
+/** Options of `MCPEventDispatcher`. */
+export interface MCPEventDispatcherOptions {
+  /**
+   * Where a listener that throws (or whose promise rejects) goes. Default: an `MCP_INTERNAL_ERROR` event
+   * (LISTENER_FAILED) when someone listens to those, else a process warning.
+   */
+  onListenerError?: (error: unknown, event: MCPRuntimeEventName) => void;
 }
 
-type Subscriptions = { [E in MCPRuntimeEventName]?: readonly Subscription<E>[] };
-
 /**
- * The typed event bus of the runtime. A listener that throws, or returns a promise that rejects, never
- * breaks the call that emitted the event: the error goes to `onListenerError` (default: ignored).
- * Listeners run in the order they subscribed; subscribing the same function to the same event again
- * replaces the earlier subscription.
+ * The typed event bus of the runtime (an `MCPEventEmitter` of `MCPRuntimeEvents`): `on(event, listener)`
+ * returns the function that unsubscribes. A listener that throws, or returns a promise that rejects,
+ * never breaks the call that emitted the event: it is reported as `MCP_INTERNAL_ERROR` (LISTENER_FAILED),
+ * or as a process warning when nobody listens to those.
  */
-export class MCPEventDispatcher {
-  // Copy-on-write lists: an emit walks the list as it was when the event started, so a listener that
-  // subscribes or unsubscribes during delivery changes the next event only.
-  #subscriptions: Subscriptions = {};
-  readonly #onListenerError: (error: unknown, event: MCPRuntimeEventName) => void;
-
-  constructor(options: { onListenerError?: (error: unknown, event: MCPRuntimeEventName) => void } = {}) {
-    this.#onListenerError = options.onListenerError ?? (() => undefined);
-  }
-
-  #list<E extends MCPRuntimeEventName>(event: E): readonly Subscription<E>[] {
-    return (this.#subscriptions[event] as readonly Subscription<E>[] | undefined) ?? [];
-  }
-
-  #subscribe<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>, once: boolean): () => void {
-    if (typeof listener !== "function") {
-      throw new TypeError(`MCPEventDispatcher: the listener of ${String(event)} must be a function`);
+export class MCPEventDispatcher extends MCPEventEmitter<MCPRuntimeEvents> {
+  constructor(options: MCPEventDispatcherOptions = {}) {
+    const custom = options.onListenerError;
+    if (custom !== undefined && typeof custom !== "function") {
+      throw new TypeError("MCPEventDispatcher: onListenerError must be a function");
     }
-    const next = this.#list(event).filter((s) => s.listener !== listener);
-    next.push({ listener, once });
-    (this.#subscriptions as Record<E, readonly Subscription<E>[]>)[event] = next;
-    return () => this.off(event, listener);
-  }
-
-  /** Subscribe; returns the function that unsubscribes. */
-  on<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>): () => void {
-    return this.#subscribe(event, listener, false);
-  }
-
-  /** Subscribe for one event; returns the function that unsubscribes. */
-  once<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>): () => void {
-    return this.#subscribe(event, listener, true);
-  }
-
-  /** Unsubscribe a listener given to `on` or `once`. */
-  off<E extends MCPRuntimeEventName>(event: E, listener: Listener<E>): void {
-    const list = this.#list(event);
-    if (!list.some((s) => s.listener === listener)) return;
-    const next = list.filter((s) => s.listener !== listener);
-    if (next.length === 0) delete this.#subscriptions[event];
-    else (this.#subscriptions as Record<E, readonly Subscription<E>[]>)[event] = next;
-  }
-
-  /** Deliver an event to every listener; never throws. */
-  emit<E extends MCPRuntimeEventName>(event: E, ...payload: MCPRuntimeEvents[E]): void {
-    const list = this.#subscriptions[event] as readonly Subscription<E>[] | undefined;
-    if (list === undefined) return;
-    for (const subscription of list) {
-      if (subscription.once) this.off(event, subscription.listener);
-      try {
-        const result = subscription.listener(...payload);
-        if (result && typeof (result as Promise<unknown>).catch === "function") {
-          (result as Promise<unknown>).catch((error: unknown) => this.#onListenerError(error, event));
-        }
-      } catch (error) {
-        this.#onListenerError(error, event);
-      }
-    }
-  }
-
-  /** Number of listeners of an event. */
-  listenerCount(event: MCPRuntimeEventName): number {
-    return this.#subscriptions[event]?.length ?? 0;
+    super({
+      onListenerError:
+        custom ??
+        ((error, event) => {
+          if (event === MCP_INTERNAL_ERROR || this.listenerCount(MCP_INTERNAL_ERROR) === 0) {
+            reportListenerError(error, event);
+            return;
+          }
+          const reason = error instanceof Error ? error.message : String(error);
+          this.emit(MCP_INTERNAL_ERROR, {
+            type: MCP_INTERNAL_ERROR,
+            code: "LISTENER_FAILED",
+            timestamp: new Date().toISOString(),
+            message: `A listener of ${event} failed (${reason.split("\n")[0]?.slice(0, 300)}); the other listeners and the call were not affected.`,
+            error,
+            event,
+          });
+        }),
+    });
   }
 }

@@ -13,6 +13,9 @@ export type {
   MCPToolkitDiscovery,
   MCPToolkitExecutorOptions,
   MCPToolkitHealth,
+  MCPToolkitListOptions,
+  MCPToolkitToolsOptions,
+  MCPGrantWarning,
 } from "./mcp-toolkit.js";
 
 // ─── Defaults ───────────────────────────────────────────────────────────────────────────────────────
@@ -88,17 +91,37 @@ export {
   MCP_SERVER_TOOLS_ACCEPTED,
   MCP_TOOL_SEARCH,
   MCP_TOOLS_LEFT_OUT,
+  MCP_WARNING,
+  MCP_INTERNAL_ERROR,
   MCPEventDispatcher,
+  type MCPEventDispatcherOptions,
   type MCPAccessEvent,
+  type MCPEventErrorCode,
+  type MCPFailedOutcome,
+  type MCPInternalErrorCode,
+  type MCPInternalErrorEvent,
+  type MCPOutcomeFields,
+  type MCPPromptGetEvent,
+  type MCPResourceReadEvent,
+  type MCPRuntimeEvent,
   type MCPRuntimeEventName,
   type MCPRuntimeEvents,
+  type MCPRuntimeListener,
+  type MCPServerToolsAcceptedEvent,
   type MCPServerToolsEvent,
+  type MCPServerToolsRejectedEvent,
+  type MCPToolCallCompletedEvent,
   type MCPToolCallEvent,
+  type MCPToolCallFailedEvent,
   type MCPToolCallOutcome,
+  type MCPToolCallStartedEvent,
   type MCPToolDefinitionChangedEvent,
   type MCPToolProgressEvent,
   type MCPToolSearchEvent,
   type MCPToolsLeftOutEvent,
+  type MCPUnavailableServer,
+  type MCPWarningCode,
+  type MCPWarningEvent,
 } from "./events.js";
 
 // ─── Tracing (OpenTelemetry spans: `./otel`) ────────────────────────────────────────────────────────
@@ -133,11 +156,12 @@ export {
   type MCPMediaPart,
   selectToolResultMedia,
 } from "./tool-result-media.js";
-export { toolErrorText } from "./tool-error-text.js";
+export { type ToolErrorTextOptions, toolErrorText } from "./tool-error-text.js";
 
-// ─── Errors ─────────────────────────────────────────────────────────────────────────────────────────
+// ─── Errors: every class an adopter may catch, from every package, in one import ────────────────────
 export {
   type MCPArgumentIssue,
+  type MCPErrorCode,
   MCPInvalidArgumentsError,
   type MCPRuntimeErrorCode,
   MCPToolExecutionError,
@@ -145,3 +169,26 @@ export {
   MCPToolNotFoundError,
   MCPToolSearchError,
 } from "./errors.js";
+// The root and the config's error (@agentforge/mcp-config).
+export {
+  MCPError,
+  MCPConfigError,
+  type MCPConfigErrorCode,
+  type MCPConfigIssue,
+} from "@agentforge/mcp-config";
+// Servers that cannot be found, started or reached, and requests that fail (@agentforge/mcp-client).
+export {
+  MCPCapabilityError,
+  MCPConnectionError,
+  MCPRequestError,
+  MCPServerNotFoundError,
+  MCPTimeoutError,
+  type MCPClientErrorCode,
+} from "@agentforge/mcp-client";
+// Denied requests and rejected tool lists (@agentforge/mcp-permissions).
+export {
+  MCPApprovalsSnapshotError,
+  MCPDuplicateToolError,
+  MCPPermissionDeniedError,
+  type MCPPermissionsErrorCode,
+} from "@agentforge/mcp-permissions";

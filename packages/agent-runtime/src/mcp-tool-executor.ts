@@ -7,7 +7,7 @@ import type {
   Progress,
 } from "@agentforge/mcp-client";
 import { MCPRequestError, MCPTimeoutError } from "@agentforge/mcp-client";
-import { MCPError } from "@agentforge/mcp-config";
+import { MCPError, reportListenerError, suggestName } from "@agentforge/mcp-config";
 import {
   MCPPermissionDeniedError,
   type MCPPermissionPolicy,
@@ -22,6 +22,7 @@ import {
   MCPToolSearchError,
 } from "./errors.js";
 import {
+  MCP_INTERNAL_ERROR,
   MCP_PROMPT_GET,
   MCP_RESOURCE_READ,
   MCP_SERVER_TOOLS_ACCEPTED,
@@ -32,14 +33,22 @@ import {
   MCP_TOOL_CALL_STARTED,
   MCP_TOOL_DEFINITION_CHANGED,
   MCP_TOOL_SEARCH,
-  type MCPAccessEvent,
+  MCP_WARNING,
   MCPEventDispatcher,
+  type MCPEventErrorCode,
+  type MCPFailedOutcome,
+  type MCPPromptGetEvent,
+  type MCPResourceReadEvent,
   type MCPRuntimeEventName,
-  type MCPRuntimeEvents,
-  type MCPToolCallEvent,
+  type MCPRuntimeListener,
+  type MCPToolCallCompletedEvent,
+  type MCPToolCallFailedEvent,
   type MCPToolCallOutcome,
+  type MCPToolCallStartedEvent,
   type MCPToolProgressEvent,
   type MCPToolSearchEvent,
+  type MCPUnavailableServer,
+  type MCPWarningEvent,
 } from "./events.js";
 import { decide, definitionsChars } from "./internal/tool-search-session.js";
 import { createLexicalToolRanker } from "./lexical-tool-ranker.js";
@@ -92,6 +101,19 @@ export interface MCPToolExecutorOptions {
   validateArguments?: boolean;
   /** Ranks tools for `searchTools` (default: `createLexicalToolRanker()`, in-process). */
   ranker?: MCPToolRanker;
+  /**
+   * Why a server cannot be used, when it cannot: its start or connection error (`MCPConnectionError`
+   * COMMAND_NOT_FOUND, SERVER_MISCONFIGURED, ...), `MCPServerNotFoundError` SERVER_DISABLED, ... — or
+   * undefined when it is available (or not known). The toolkit passes what its discovery found. With it,
+   * `execute()` of a tool of an unavailable server throws that error (not TOOL_NOT_FOUND), and the tool
+   * loops and `toolkit.tools()` fail with it unless `degraded` (see `checkAvailability`).
+   */
+  serverError?: (serverName: string) => MCPError | undefined;
+  /**
+   * Let tool loops run without the tools of unavailable servers (default false: they fail with the
+   * server's error). Then an `MCP_WARNING` (SERVERS_UNAVAILABLE) says which servers are missing and why.
+   */
+  degraded?: boolean;
   /**
    * Each agent's tool-search settings for the tool loops (`toolSearchSettings(agent)`): one setting for
    * every agent, or a function of the agent (the toolkit passes the roster's `tool_search:`). Fields left
@@ -276,6 +298,18 @@ function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 100) / 100;
 }
 
+/** `Omit` over each member of a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** What a resource read's or prompt request's events share (`uri` or `promptName`, by kind). */
+interface AccessBase {
+  serverName: string;
+  agent: string;
+  callId: string;
+  uri?: string;
+  promptName?: string;
+}
+
 /** What `MCPPermissionDeniedError` is constructed from. */
 type MCPPermissionDeniedErrorOptions = ConstructorParameters<typeof MCPPermissionDeniedError>[0];
 
@@ -286,8 +320,13 @@ function renderedFields(rendered: RenderedToolResult) {
   return { text: rendered.text, truncated: rendered.truncated, originalLength: rendered.originalLength };
 }
 
+/** The code a failure event carries: the error's own, or FAILED for what is not one of ours. */
+function codeOf(error: unknown): MCPEventErrorCode {
+  return MCPError.isInstance(error) ? (error.code as MCPEventErrorCode) : "FAILED";
+}
+
 /** The audit outcome of a client error. */
-function outcomeOf(error: unknown): MCPToolCallOutcome {
+function outcomeOf(error: unknown): MCPFailedOutcome {
   if (MCPTimeoutError.isInstance(error)) return "timeout";
   if (MCPRequestError.isInstance(error) && error.code === "REQUEST_CANCELLED") return "cancelled";
   return "failed";
@@ -307,8 +346,9 @@ interface CallContext {
 // microsecond per object (and leaves garbage), which on every call was most of the executor's own cost.
 
 /** The STARTED event of a call. */
-function startedEvent(call: CallContext): MCPToolCallEvent {
+function startedEvent(call: CallContext): MCPToolCallStartedEvent {
   return {
+    type: MCP_TOOL_CALL_STARTED,
     identity: call.identity,
     serverName: call.serverName,
     toolName: call.toolName,
@@ -319,8 +359,9 @@ function startedEvent(call: CallContext): MCPToolCallEvent {
 }
 
 /** The COMPLETED event of a call. */
-function completedEvent(call: CallContext, durationMs: number): MCPToolCallEvent {
+function completedEvent(call: CallContext, durationMs: number): MCPToolCallCompletedEvent {
   return {
+    type: MCP_TOOL_CALL_COMPLETED,
     identity: call.identity,
     serverName: call.serverName,
     toolName: call.toolName,
@@ -335,11 +376,12 @@ function completedEvent(call: CallContext, durationMs: number): MCPToolCallEvent
 /** The FAILED event of a call. */
 function failedEvent(
   call: CallContext,
-  outcome: MCPToolCallOutcome,
-  errorCode: string,
+  outcome: MCPFailedOutcome,
+  errorCode: MCPEventErrorCode,
   message: string,
-): MCPToolCallEvent {
+): MCPToolCallFailedEvent {
   return {
+    type: MCP_TOOL_CALL_FAILED,
     identity: call.identity,
     serverName: call.serverName,
     toolName: call.toolName,
@@ -374,6 +416,10 @@ export class MCPToolExecutor {
   readonly #unsubscribe: (() => void)[];
   readonly #ranker: MCPToolRanker;
   readonly #toolSearch: MCPToolExecutorOptions["toolSearch"];
+  readonly #serverError: ((serverName: string) => MCPError | undefined) | undefined;
+  readonly #degraded: boolean;
+  /** Warnings already given (each once), bounded. */
+  readonly #warned = new Set<string>();
 
   constructor(options: MCPToolExecutorOptions) {
     const max = options.maxResultChars ?? MAX_MCP_RESULT_CHARS;
@@ -396,9 +442,12 @@ export class MCPToolExecutor {
     if (typeof options.toolSearch !== "function") {
       resolveToolSearchSettings([options.toolSearch], "MCPToolExecutor: toolSearch");
     }
+    this.#serverError = typeof options.serverError === "function" ? options.serverError : undefined;
+    this.#degraded = options.degraded === true;
     this.#unsubscribe = [
-      this.registry.onDefinitionChanged((change) =>
+      this.registry.on("definitionChanged", (change) =>
         this.events.emit(MCP_TOOL_DEFINITION_CHANGED, {
+          type: MCP_TOOL_DEFINITION_CHANGED,
           identity: change.identity,
           serverName: change.serverName,
           toolName: change.toolName,
@@ -407,38 +456,151 @@ export class MCPToolExecutor {
           timestamp: new Date().toISOString(),
         }),
       ),
+      this.registry.on("serverRejected", (rejection) =>
+        this.events.emit(MCP_SERVER_TOOLS_REJECTED, {
+          type: MCP_SERVER_TOOLS_REJECTED,
+          serverName: rejection.serverName,
+          timestamp: rejection.rejectedAt,
+          errorCode: rejection.error.code,
+          identity: rejection.error.identity,
+          message: eventMessage(rejection.error),
+        }),
+      ),
+      this.registry.on("serverAccepted", ({ serverName }) =>
+        this.events.emit(MCP_SERVER_TOOLS_ACCEPTED, {
+          type: MCP_SERVER_TOOLS_ACCEPTED,
+          serverName,
+          timestamp: new Date().toISOString(),
+        }),
+      ),
+      // A registry listener (of this executor or anyone's) that failed: reported, never dropped.
+      this.registry.on("listenerError", ({ event, error }) =>
+        this.events.emit(MCP_INTERNAL_ERROR, {
+          type: MCP_INTERNAL_ERROR,
+          code: "LISTENER_FAILED",
+          timestamp: new Date().toISOString(),
+          message: `A listener of the registry's ${event} event failed (${eventMessage(error)})`,
+          error,
+          event,
+        }),
+      ),
     ];
-    // Registries from an older mcp-permissions have no `on`; they never reject a server either.
-    if (typeof this.registry.on === "function") {
-      this.#unsubscribe.push(
-        this.registry.on("serverRejected", (rejection) =>
-          this.events.emit(MCP_SERVER_TOOLS_REJECTED, {
-            serverName: rejection.serverName,
-            timestamp: rejection.rejectedAt,
-            errorCode: rejection.error.code,
-            identity: rejection.error.identity,
-            message: eventMessage(rejection.error),
-          }),
-        ),
-        this.registry.on("serverAccepted", ({ serverName }) =>
-          this.events.emit(MCP_SERVER_TOOLS_ACCEPTED, {
-            serverName,
-            timestamp: new Date().toISOString(),
-          }),
-        ),
-      );
-    }
   }
 
   /**
    * Subscribe to one of the executor's events (`MCP_TOOL_CALL_STARTED`, ...); returns the function that
    * unsubscribes. The same as `executor.events.on`.
    */
-  on<E extends MCPRuntimeEventName>(
-    event: E,
-    listener: (...args: MCPRuntimeEvents[E]) => unknown,
-  ): () => void {
+  on<E extends MCPRuntimeEventName>(event: E, listener: MCPRuntimeListener<E>): () => void {
     return this.events.on(event, listener);
+  }
+
+  /**
+   * Why `serverName` cannot be used, when it cannot (see the `serverError` option): its start or
+   * connection error, or SERVER_DISABLED. Undefined when it is available, or when nothing is known.
+   */
+  serverError(serverName: string): MCPError | undefined {
+    if (!this.#serverError || typeof serverName !== "string") return undefined;
+    try {
+      const error = this.#serverError(serverName);
+      return MCPError.isInstance(error) ? error : undefined;
+    } catch (error) {
+      this.events.emit(MCP_INTERNAL_ERROR, {
+        type: MCP_INTERNAL_ERROR,
+        code: "LISTENER_FAILED",
+        timestamp: new Date().toISOString(),
+        message: `The executor's serverError function failed for server "${serverName}" (${eventMessage(error)})`,
+        error,
+      });
+      return undefined;
+    }
+  }
+
+  /**
+   * The servers `agent`'s tool grants name (`<server>.<tool>` patterns) that cannot be used, each with
+   * its error — in the order the grants name them. Empty without a `serverError` source.
+   */
+  unavailableServers(agent: string): { serverName: string; error: MCPError }[] {
+    if (!this.#serverError) return [];
+    const out: { serverName: string; error: MCPError }[] = [];
+    for (const serverName of this.#grantedServers(agent)) {
+      const error = this.serverError(serverName);
+      if (error) out.push({ serverName, error });
+    }
+    return out;
+  }
+
+  /** The servers named by `agent`'s allow patterns, once each, in grant order. */
+  #grantedServers(agent: string): string[] {
+    const grant = this.policy.toJSON()[String(agent)];
+    const servers = new Set<string>();
+    for (const pattern of grant?.allow ?? []) {
+      const dot = pattern.indexOf(".");
+      if (dot > 0) servers.add(pattern.slice(0, dot));
+    }
+    return [...servers];
+  }
+
+  /**
+   * What the tool loops (and `toolkit.tools`) check before they hand an agent its tools. A server the
+   * agent is granted that cannot be used fails the call with THAT server's error (`MCPConnectionError`
+   * COMMAND_NOT_FOUND, SERVER_MISCONFIGURED, `MCPServerNotFoundError` SERVER_DISABLED, ...: code, cause
+   * and what to fix) — unless `degraded` (the option here, else the executor's), which instead reports
+   * an `MCP_WARNING` (SERVERS_UNAVAILABLE) naming each missing server and why. An agent with no grants
+   * at all gets an `MCP_WARNING` (AGENT_NOT_GRANTED, with the closest granted name).
+   */
+  checkAvailability(agent: string, options: { degraded?: boolean } = {}): void {
+    const name = String(agent);
+    if (!this.policy.agents().includes(name)) {
+      const suggestion = suggestName(name, this.policy.agents());
+      this.warn({
+        code: "AGENT_NOT_GRANTED",
+        agent: name,
+        message: `Agent "${name}" has no grants, so it gets no tools (deny by default)${suggestion ? `: did you mean "${suggestion}"?` : "."} Grant it tools in permissions: (or createMCPToolkit's permissions).`,
+        ...(suggestion ? { suggestion } : {}),
+      });
+      return;
+    }
+    const missing = this.unavailableServers(name);
+    if (missing.length === 0) return;
+    const first = missing[0] as { serverName: string; error: MCPError };
+    if (!(options.degraded ?? this.#degraded)) throw first.error;
+    const servers: MCPUnavailableServer[] = missing.map(({ serverName, error }) => ({
+      serverName,
+      errorCode: codeOf(error),
+      message: eventMessage(error),
+    }));
+    this.warn({
+      code: "SERVERS_UNAVAILABLE",
+      agent: name,
+      servers,
+      message: `Agent "${name}" runs without the tools of ${servers.length === 1 ? "server" : "servers"} ${servers.map((s) => `"${s.serverName}"`).join(", ")} (degraded mode): ${servers.map((s) => `${s.serverName}: ${s.message}`).join(" | ")}`,
+    });
+  }
+
+  /**
+   * Report a warning as an `MCP_WARNING` event — once per distinct warning for this executor. With no
+   * listener it becomes a process warning (`process.emitWarning`, code `AGENTFORGE_<CODE>`), never silence.
+   */
+  warn(warning: DistributiveOmit<MCPWarningEvent, "type" | "timestamp">): void {
+    const key = `${warning.code}\u0000${warning.agent}\u0000${warning.message}`;
+    if (this.#warned.has(key)) return;
+    if (this.#warned.size >= 1000) this.#warned.clear();
+    this.#warned.add(key);
+    const event = { ...warning, type: MCP_WARNING, timestamp: isoNow() } as MCPWarningEvent;
+    if (this.events.listenerCount(MCP_WARNING) > 0) {
+      this.events.emit(MCP_WARNING, event);
+      return;
+    }
+    const proc = (globalThis as { process?: { emitWarning?: (w: string, o: object) => void } }).process;
+    if (typeof proc?.emitWarning === "function")
+      proc.emitWarning(event.message, { code: `AGENTFORGE_${event.code}` });
+    else console.warn(event.message);
+  }
+
+  /** Forget the warnings given, so that each is given again (the toolkit calls it after a discovery). */
+  resetWarnings(): void {
+    this.#warned.clear();
   }
 
   /** The permission policy every call is checked against. */
@@ -451,7 +613,8 @@ export class MCPToolExecutor {
    * `permissions:` section). Calls already past their check are not affected.
    */
   usePolicy(policy: MCPPermissionPolicy): void {
-    if (typeof policy?.decide !== "function" || typeof policy.allowedTools !== "function") {
+    const methods = ["decide", "decideResource", "decidePrompt", "allowedTools", "agents", "toJSON"] as const;
+    if (methods.some((method) => typeof policy?.[method] !== "function")) {
       throw new TypeError("MCPToolExecutor.usePolicy: expected an MCPPermissionPolicy");
     }
     this.#policy = policy;
@@ -612,18 +775,18 @@ export class MCPToolExecutor {
   ): number {
     const durationMs = elapsed(started);
     if (this.events.listenerCount(MCP_TOOL_SEARCH) === 0) return durationMs;
-    const event: MCPToolSearchEvent = {
+    const fields = {
+      type: MCP_TOOL_SEARCH as typeof MCP_TOOL_SEARCH,
       ...base,
       timestamp: isoNow(),
       candidates,
       identities,
-      outcome,
       durationMs,
     };
-    if (error !== undefined) {
-      event.errorCode = MCPError.isInstance(error) ? error.code : "FAILED";
-      event.message = eventMessage(error);
-    }
+    const event: MCPToolSearchEvent =
+      outcome === "ok"
+        ? { ...fields, outcome }
+        : { ...fields, outcome, errorCode: codeOf(error), message: eventMessage(error) };
     this.events.emit(MCP_TOOL_SEARCH, event);
     return durationMs;
   }
@@ -735,11 +898,7 @@ export class MCPToolExecutor {
     // The URI's query and fragment (they may carry tokens) are cut from every audit message.
     const cut = typeof uri === "string" ? uri.search(/[?#]/) : -1;
     const secret = cut === -1 ? undefined : uri.slice(cut);
-    const decide = (this.policy as Partial<Pick<MCPPermissionPolicy, "decideResource">>).decideResource;
-    const decision: AccessDecision =
-      typeof decide === "function"
-        ? decide.call(this.policy, base.agent, base.serverName, uri)
-        : { allowed: false, reason: "this permission policy cannot decide resource reads (deny by default)" };
+    const decision: AccessDecision = this.policy.decideResource(base.agent, base.serverName, uri);
     // What is read is what was decided on: the canonical spelling, when the policy gives it.
     const target = decision.allowed && typeof decision.resourceUri === "string" ? decision.resourceUri : uri;
     const read = this.#client.readResource;
@@ -794,11 +953,7 @@ export class MCPToolExecutor {
       callId: newCallId(),
       promptName: prompt,
     };
-    const decide = (this.policy as Partial<Pick<MCPPermissionPolicy, "decidePrompt">>).decidePrompt;
-    const decision: AccessDecision =
-      typeof decide === "function"
-        ? decide.call(this.policy, base.agent, base.serverName, name)
-        : { allowed: false, reason: "this permission policy cannot decide prompts (deny by default)" };
+    const decision: AccessDecision = this.policy.decidePrompt(base.agent, base.serverName, name);
     const get = this.#client.getPrompt;
     const raw = await this.#access(
       MCP_PROMPT_GET,
@@ -837,7 +992,7 @@ export class MCPToolExecutor {
    */
   async #access<R>(
     event: typeof MCP_RESOURCE_READ | typeof MCP_PROMPT_GET,
-    base: Omit<MCPAccessEvent, "timestamp" | "outcome" | "durationMs">,
+    base: AccessBase,
     started: number,
     decision: AccessDecision,
     subject: Pick<MCPPermissionDeniedErrorOptions, "kind" | "identity" | "uri" | "promptName">,
@@ -863,29 +1018,42 @@ export class MCPToolExecutor {
 
   #accessDone(
     event: typeof MCP_RESOURCE_READ | typeof MCP_PROMPT_GET,
-    base: Omit<MCPAccessEvent, "timestamp" | "outcome" | "durationMs">,
+    base: AccessBase,
     started: number,
   ): number {
     const durationMs = elapsed(started);
     if (this.events.listenerCount(event) > 0)
-      this.events.emit(event, { ...base, timestamp: isoNow(), outcome: "ok", durationMs });
+      this.#emitAccess(event, { type: event, ...base, timestamp: isoNow(), outcome: "ok", durationMs });
     return durationMs;
+  }
+
+  /** An access event: `base` holds the field of its kind (`uri` or `promptName`). */
+  #emitAccess(
+    event: typeof MCP_RESOURCE_READ | typeof MCP_PROMPT_GET,
+    payload: AccessBase & { type: typeof event; timestamp: string; durationMs: number } & (
+        | { outcome: "ok" }
+        | { outcome: MCPFailedOutcome; errorCode: MCPEventErrorCode; message: string }
+      ),
+  ): void {
+    if (event === MCP_RESOURCE_READ) this.events.emit(event, payload as MCPResourceReadEvent);
+    else this.events.emit(event, payload as MCPPromptGetEvent);
   }
 
   #accessFailed(
     event: typeof MCP_RESOURCE_READ | typeof MCP_PROMPT_GET,
-    base: Omit<MCPAccessEvent, "timestamp" | "outcome" | "durationMs">,
+    base: AccessBase,
     started: number,
-    outcome: MCPToolCallOutcome,
+    outcome: MCPFailedOutcome,
     error: unknown,
     redact?: string,
   ): never {
-    this.events.emit(event, {
+    this.#emitAccess(event, {
+      type: event,
       ...base,
       timestamp: isoNow(),
       outcome,
       durationMs: elapsed(started),
-      errorCode: MCPError.isInstance(error) ? error.code : "FAILED",
+      errorCode: codeOf(error),
       // A server's or the policy's message may quote the whole URI: its query stays out of the audit trail.
       message: eventMessage(error, redact),
     });
@@ -936,14 +1104,19 @@ export class MCPToolExecutor {
             progress,
             ...(total !== undefined ? { total } : {}),
           });
-          if (returned && typeof (returned as Promise<unknown>).catch === "function")
-            (returned as Promise<unknown>).catch(() => undefined);
-        } catch {
-          // A progress listener never breaks the call (nor does a promise it returns that rejects).
+          if (returned && typeof (returned as Promise<unknown>).then === "function")
+            (returned as Promise<unknown>).then(undefined, (error: unknown) =>
+              this.#listenerFailed("onProgress", error),
+            );
+        } catch (error) {
+          // A progress listener never breaks the call (nor does a promise it returns that rejects):
+          // its failure is reported instead.
+          this.#listenerFailed("onProgress", error);
         }
       }
       if (this.events.listenerCount(MCP_TOOL_CALL_PROGRESS) > 0) {
         const event: MCPToolProgressEvent = {
+          type: MCP_TOOL_CALL_PROGRESS,
           identity: call.identity,
           serverName: call.serverName,
           toolName: call.toolName,
@@ -962,7 +1135,11 @@ export class MCPToolExecutor {
    * Not registered. The message lists only tools the asking agent may call, and says why a server's
    * tools are missing only to an agent granted the identity asked for — nothing about the roster leaks.
    */
-  #notFound(call: CallContext): MCPToolNotFoundError {
+  #notFound(call: CallContext): MCPError {
+    // A tool of a server that cannot be used: the server's own error (why it did not start, and what
+    // to fix), told only to an agent granted the identity asked for.
+    const serverError = call.serverName ? this.serverError(call.serverName) : undefined;
+    if (serverError && this.policy.decide(call.agent, call.identity).allowed) return serverError;
     const known = this.policy.allowedTools(call.agent, this.registry.list()).map((t) => t.identity);
     const rejection =
       call.serverName && typeof this.registry.rejection === "function"
@@ -1043,16 +1220,27 @@ export class MCPToolExecutor {
     return this.#fail(call, "failed", error);
   }
 
-  #fail(
-    call: CallContext,
-    outcome: MCPToolCallOutcome,
-    error: unknown,
-    message = eventMessage(error),
-  ): never {
-    const errorCode = MCPError.isInstance(error) ? error.code : "FAILED";
+  #fail(call: CallContext, outcome: MCPFailedOutcome, error: unknown, message = eventMessage(error)): never {
+    const errorCode = codeOf(error);
     this.events.emit(MCP_TOOL_CALL_FAILED, failedEvent(call, outcome, errorCode, message));
     call.span?.end({ outcome, errorCode, message });
     throw error;
+  }
+
+  /** A caller's callback failed: an `MCP_INTERNAL_ERROR` (LISTENER_FAILED), or a process warning. */
+  #listenerFailed(listener: string, error: unknown): void {
+    if (this.events.listenerCount(MCP_INTERNAL_ERROR) === 0) {
+      reportListenerError(error, listener);
+      return;
+    }
+    this.events.emit(MCP_INTERNAL_ERROR, {
+      type: MCP_INTERNAL_ERROR,
+      code: "LISTENER_FAILED",
+      timestamp: isoNow(),
+      message: `The ${listener} callback failed (${eventMessage(error)}); the call went on.`,
+      error,
+      event: listener,
+    });
   }
 
   /** Stop forwarding the registry's definition changes and rejections to `events`. */

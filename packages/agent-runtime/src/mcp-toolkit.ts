@@ -3,6 +3,8 @@ import type {
   MCPClientManagerOptions,
   MCPConfigChanges,
   MCPDiscoveryResult,
+  MCPPrompt,
+  MCPResource,
   MCPServerHealth,
 } from "@agentforge/mcp-client";
 import type { ConfigFile, EnvSource, MCPConfig } from "@agentforge/mcp-config";
@@ -12,7 +14,12 @@ import type {
   MCPToolDescriptor,
   MCPToolRegistry,
 } from "@agentforge/mcp-permissions";
-import type { MCPEventDispatcher, MCPRuntimeEventName, MCPRuntimeEvents } from "./events.js";
+import type {
+  MCPEventDispatcher,
+  MCPRuntimeEventName,
+  MCPRuntimeListener,
+  MCPWarningEvent,
+} from "./events.js";
 import type {
   MCPAccessOptions,
   MCPExecuteOptions,
@@ -81,7 +88,40 @@ export interface CreateMCPToolkitOptions<C = MCPToolkitConfig> {
   toolSearch?: MCPToolSearchOption;
   /** Ranks tools for `searchTools` (default: the in-process `createLexicalToolRanker()`). */
   ranker?: MCPToolRanker;
+  /**
+   * Let agents run without the tools of servers that are unavailable (default false). By default, when a
+   * server an agent is granted did not start (a missing command, a wrong path, an unset `${VAR}`) or is
+   * disabled, `tools(agent)` and the tool loops fail with THAT server's error (code, cause, what to fix);
+   * with `degraded: true` they go on without its tools and an `MCP_WARNING` (SERVERS_UNAVAILABLE) says
+   * which servers are missing and why. `tools()` and the loops also take it per call.
+   */
+  degraded?: boolean;
 }
+
+/** Options of `toolkit.tools`. */
+export interface MCPToolkitToolsOptions {
+  /** Go on without the tools of unavailable servers (default: the toolkit's `degraded`); see there. */
+  degraded?: boolean;
+}
+
+/** Options of `toolkit.listResources` and `toolkit.listPrompts`. */
+export interface MCPToolkitListOptions {
+  /** Only this server (default: every enabled server the agent's grants name). */
+  serverName?: string;
+  /** Abandons the listing. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A grant that does not do what it says, found against the discovered tools (`toolkit.checkGrants`): a
+ * pattern that matches no tool its server lists, or an agent with no grants.
+ */
+export type MCPGrantWarning =
+  Extract<MCPWarningEvent, { code: "GRANT_MATCHES_NO_TOOL" | "AGENT_NOT_GRANTED" }> extends infer W
+    ? W extends unknown
+      ? Omit<W, "type" | "timestamp">
+      : never
+    : never;
 
 /** Options of `toolkit.createExecutor`. */
 export interface MCPToolkitExecutorOptions {
@@ -117,10 +157,7 @@ export interface MCPToolkit<C = MCPToolkitConfig> extends AsyncDisposable {
   /** The executor's events: `toolkit.events.on(MCP_TOOL_CALL_FAILED, fn)` returns the unsubscribe function. */
   readonly events: MCPEventDispatcher;
   /** Subscribe to an executor event (the same as `toolkit.events.on`); returns the function that unsubscribes. */
-  on<E extends MCPRuntimeEventName>(
-    event: E,
-    listener: (...args: MCPRuntimeEvents[E]) => unknown,
-  ): () => void;
+  on<E extends MCPRuntimeEventName>(event: E, listener: MCPRuntimeListener<E>): () => void;
   /**
    * A new executor over the toolkit's registry and policy (it follows `reload`), with its own events: e.g.
    * one per run of a service, so that a run's listeners hear only that run's calls. Same tracer and
@@ -131,8 +168,29 @@ export interface MCPToolkit<C = MCPToolkitConfig> extends AsyncDisposable {
   readonly discovery: MCPDiscoveryResult | undefined;
   /** List every server's tools now (again); servers that fail are reported, never thrown. */
   discover(): Promise<MCPDiscoveryResult>;
-  /** The tools the policy grants `agent` (discovers first when that has not happened yet). */
-  tools(agent: string): Promise<MCPToolDescriptor[]>;
+  /**
+   * The tools the policy grants `agent` (discovers first when that has not happened yet). Loud by
+   * default: when a server the agent is granted is unavailable (did not start, or is disabled), it
+   * rejects with that server's own error — `MCPConnectionError` COMMAND_NOT_FOUND, SERVER_MISCONFIGURED,
+   * ..., `MCPServerNotFoundError` SERVER_DISABLED — unless `degraded`. Grants that match no tool, and an
+   * agent with no grants, are reported as `MCP_WARNING` events (see `checkGrants`).
+   */
+  tools(agent: string, options?: MCPToolkitToolsOptions): Promise<MCPToolDescriptor[]>;
+  /**
+   * Grants that do not do what they say, against the tools discovered so far: each allow pattern of
+   * `agent` (default: of every agent) that matches no tool its server lists (with the closest identity),
+   * and an `agent` that has no grants (with the closest granted name). Servers that are down are left
+   * to `tools()` (they fail it, or are a SERVERS_UNAVAILABLE warning).
+   */
+  checkGrants(agent?: string): MCPGrantWarning[];
+  /**
+   * The resources `agent` may read: each enabled server its resource grants name is asked (every page,
+   * up to 20), and only the resources the policy grants are returned. A server that offers no resources
+   * has none; any other failure rejects with the server's error.
+   */
+  listResources(agent: string, options?: MCPToolkitListOptions): Promise<MCPResource[]>;
+  /** The prompts `agent` may get, like `listResources`: only what the policy grants. */
+  listPrompts(agent: string, options?: MCPToolkitListOptions): Promise<MCPPrompt[]>;
   /**
    * The tools `agent` may use that best match `query` — only its granted, available tools are ranked
    * (discovers first if needed); see `MCPToolExecutor.searchTools`. `limit` defaults to 5 (at most 10).

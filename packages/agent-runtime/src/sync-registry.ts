@@ -1,4 +1,5 @@
 import type { DiscoveredTool, MCPClientManager, MCPDiscoveryResult } from "@agentforge/mcp-client";
+import { reportListenerError } from "@agentforge/mcp-config";
 import type { MCPDuplicateToolError, MCPToolRegistry } from "@agentforge/mcp-permissions";
 
 /** A server whose tool list the registry rejected (none of its tools are registered). */
@@ -19,7 +20,11 @@ export interface RegisterDiscoveredResult {
 export interface SyncRegistryOptions {
   /** Called when a server's new tool list is rejected (also on `registry.on("serverRejected")`). */
   onRejected?: (rejected: MCPRejectedServer) => void;
-  /** Called when updating the registry failed in any other way; it never reaches the manager. */
+  /**
+   * Called when updating the registry failed in any other way; it never reaches the manager. Default: a
+   * process warning (`process.emitWarning`) naming the server — never silence. (A toolkit reports it as
+   * an `MCP_INTERNAL_ERROR` event, REGISTRY_SYNC_FAILED.)
+   */
   onError?: (error: unknown, serverName: string) => void;
 }
 
@@ -41,10 +46,16 @@ export function syncRegistry(
       const error = registry.replaceServer(event.serverName, tools).rejected;
       if (error) options.onRejected?.({ serverName: event.serverName, error });
     } catch (error) {
+      if (!options.onError) {
+        reportListenerError(error, `syncRegistry toolsChanged of server "${String(event?.serverName)}"`);
+        return;
+      }
       try {
-        options.onError?.(error, event.serverName);
-      } catch {
-        // A failing error handler must not reach the manager either.
+        options.onError(error, event.serverName);
+      } catch (handlerError) {
+        // A failing error handler must not reach the manager either; both failures are still reported.
+        reportListenerError(error, `syncRegistry toolsChanged of server "${String(event?.serverName)}"`);
+        reportListenerError(handlerError, "syncRegistry onError");
       }
     }
   };

@@ -1,3 +1,6 @@
+import * as client from "@agentforge/mcp-client";
+import * as config from "@agentforge/mcp-config";
+import * as permissions from "@agentforge/mcp-permissions";
 import { describe, expect, it } from "vitest";
 import * as aiSdk from "../src/ai-sdk/index.js";
 import * as api from "../src/index.js";
@@ -16,14 +19,25 @@ describe("public API", () => {
         "MAX_MCP_TOOL_SEARCH_QUERY_CHARS",
         "MAX_MCP_TOOL_SEARCH_RESULTS",
         "MAX_MODEL_TOOLS",
+        "MCPApprovalsSnapshotError",
+        "MCPCapabilityError",
+        "MCPConfigError",
+        "MCPConnectionError",
+        "MCPDuplicateToolError",
+        "MCPError",
         "MCPEventDispatcher",
         "MCPInvalidArgumentsError",
+        "MCPPermissionDeniedError",
+        "MCPRequestError",
+        "MCPServerNotFoundError",
+        "MCPTimeoutError",
         "MCPToolExecutionError",
         "MCPToolExecutor",
         "MCPToolNameMap",
         "MCPToolNotFoundError",
         "MCPToolSearchError",
         "MCPToolkitClosedError",
+        "MCP_INTERNAL_ERROR",
         "MCP_MODEL_IMAGE_TYPES",
         "MCP_PROGRESS_INTERVAL_MS",
         "MCP_PROMPT_GET",
@@ -39,6 +53,7 @@ describe("public API", () => {
         "MCP_TOOL_SEARCH",
         "MCP_TOOL_SEARCH_DEFAULTS",
         "MCP_TOOL_SEARCH_RESULTS",
+        "MCP_WARNING",
         "MODEL_TOOL_NAME_PATTERN",
         "checkToolArguments",
         "cleanModelText",
@@ -118,9 +133,30 @@ describe("public API", () => {
     expect(limit.agent).toBe("a");
     expect(api.MCPToolSearchError.isInstance(limit)).toBe(true);
     expect(api.MCPToolNotFoundError.isInstance(limit)).toBe(false);
-    expect(classes).toHaveLength(5);
+    // One import for everything a caller may catch: the runtime's own errors and every other package's.
+    expect(classes.map((c) => (c as { name: string }).name).sort()).toEqual([
+      "MCPApprovalsSnapshotError",
+      "MCPCapabilityError",
+      "MCPConfigError",
+      "MCPConnectionError",
+      "MCPDuplicateToolError",
+      "MCPError",
+      "MCPInvalidArgumentsError",
+      "MCPPermissionDeniedError",
+      "MCPRequestError",
+      "MCPServerNotFoundError",
+      "MCPTimeoutError",
+      "MCPToolExecutionError",
+      "MCPToolNotFoundError",
+      "MCPToolSearchError",
+      "MCPToolkitClosedError",
+    ]);
     for (const ErrorClass of classes)
       expect(typeof (ErrorClass as { isInstance?: unknown }).isInstance).toBe("function");
+    // The same classes as the packages' own: isInstance and instanceof agree across the re-export.
+    expect(api.MCPConnectionError).toBe(client.MCPConnectionError);
+    expect(api.MCPPermissionDeniedError).toBe(permissions.MCPPermissionDeniedError);
+    expect(api.MCPConfigError).toBe(config.MCPConfigError);
   });
 
   it("exports the library's defaults as named constants", () => {

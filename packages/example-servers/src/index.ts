@@ -30,6 +30,15 @@ export {
 } from "./postgres/open-postgres-database.js";
 export { checkReadOnlySql } from "./postgres/check-read-only-sql.js";
 
+// Starting a first-party server as a child process: its command line, for a roster entry
+export {
+  serverCommand,
+  type ServerCommand,
+  type ServerCommandOptions,
+  type FirstPartyServerName,
+  FIRST_PARTY_SERVERS,
+} from "./server-command.js";
+
 // Running a server: stdio, or Streamable HTTP
 export { serveStdio, type StdioServerHandle } from "./serve-stdio.js";
 export {

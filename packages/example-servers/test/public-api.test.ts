@@ -7,6 +7,7 @@ describe("public API", () => {
       [
         "DEFAULT_MAX_MEDIA_BYTES",
         "DEFAULT_MAX_RESPONSE_BYTES",
+        "FIRST_PARTY_SERVERS",
         "NARROW_ROOTS_META",
         "POSTGRES_HARD_MAX_ROWS",
         "checkReadOnlySql",
@@ -17,6 +18,7 @@ describe("public API", () => {
         "openPostgresDatabase",
         "serveHttp",
         "serveStdio",
+        "serverCommand",
       ]
     `);
   });

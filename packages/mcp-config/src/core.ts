@@ -61,6 +61,24 @@ export {
   MAX_RESOURCE_URI_LENGTH,
 } from "./permission-pattern.js";
 
+// Grants checked against the roster: patterns that name a server it does not define
+export {
+  findGrantServerProblems,
+  grantServerIssues,
+  type MCPGrantServerProblem,
+} from "./grant-servers.js";
+
+// "Did you mean": the closest of a list of names
+export { suggestName } from "./suggest-name.js";
+
+// The event mechanism every package uses: `on(event, listener)` returns the unsubscribe function
+export {
+  MCPEventEmitter,
+  type MCPEventEmitterOptions,
+  type MCPEventListener,
+  reportListenerError,
+} from "./event-emitter.js";
+
 // Names
 export { SERVER_NAME_PATTERN, AGENT_NAME_PATTERN, ENV_VAR_NAME_PATTERN } from "./internal/names.js";
 

@@ -1,10 +1,16 @@
 import { MCPConfigError, type MCPConfigIssue } from "./errors.js";
+import { findGrantServerProblems } from "./grant-servers.js";
 import { normalizePermissions, toServerConfig } from "./internal/config-output.js";
 import { formatIssues, type KnownKeys, sortIssues } from "./internal/format-issues.js";
 import { type ImportResult, importClientConfig } from "./internal/import-client-config.js";
 import { objectSource } from "./internal/object-source.js";
 import { parseFast } from "./internal/parse-fast.js";
-import { DEFAULT_MAX_CONFIG_BYTES, readSource, type SourceDocument } from "./internal/yaml-source.js";
+import {
+  DEFAULT_MAX_CONFIG_BYTES,
+  formatPath,
+  readSource,
+  type SourceDocument,
+} from "./internal/yaml-source.js";
 import {
   authConfigSchema,
   configFileSchema,
@@ -259,9 +265,33 @@ function withoutPosition({ path, message }: MCPConfigIssue): MCPConfigIssue {
 
 function parseSourceDocument(doc: SourceDocument, options: ParseMCPConfigObjectOptions): MCPConfig {
   const fast = parseFast(doc, options);
-  if (fast) return fast;
-  const imported = importClientConfig(doc, options.source);
-  return imported ? parseImported(doc, imported, options) : parseNative(doc, options);
+  const imported = fast ? undefined : importClientConfig(doc, options.source);
+  const config = fast ?? (imported ? parseImported(doc, imported, options) : parseNative(doc, options));
+  checkGrantServers(config, doc, options.source);
+  return config;
+}
+
+/**
+ * A grant that names a server the roster does not define is a mistake (a typo, a renamed server): it
+ * would silently grant nothing. Reported like any other problem of the file, with its position.
+ */
+function checkGrantServers(config: MCPConfig, doc: SourceDocument, source: string | undefined): void {
+  const raw = (doc.data as { permissions?: unknown } | null)?.permissions;
+  const problems = findGrantServerProblems(
+    raw,
+    config.servers.map((server) => server.name),
+  );
+  if (problems.length === 0) return;
+  const issues = sortIssues(
+    problems.map((problem) => {
+      const path = ["permissions", ...problem.path];
+      return { path: formatPath(path), message: problem.message, ...doc.locate(path) };
+    }),
+  );
+  throw new MCPConfigError(
+    `Invalid MCP server config (${issues.length} problem${issues.length === 1 ? "" : "s"})`,
+    { code: "CONFIG_INVALID", source, issues },
+  );
 }
 
 /** Parse config text and return its servers; see `parseMCPConfig` for the accepted formats. */

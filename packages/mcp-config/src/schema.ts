@@ -240,7 +240,7 @@ function patternSchema(problemOf: (pattern: string) => string | undefined) {
 const permissionPattern = patternSchema(permissionPatternProblem);
 
 /** A list of patterns, or `{ allow, deny }` lists (for `resources:` and `prompts:`). */
-function patternLists(pattern: z.ZodType<string>) {
+function patternLists(pattern: z.ZodType<string, string>) {
   return z.union([
     z.array(pattern),
     z.strictObject({

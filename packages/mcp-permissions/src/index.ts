@@ -17,6 +17,7 @@ export {
 export {
   MCPToolRegistry,
   type MCPToolRegistryEvents,
+  type MCPRegistryListenerError,
   type MCPToolRegistryDiff,
   type MCPToolDefinitionChange,
   type MCPServerRejection,

@@ -248,7 +248,9 @@ describe("resource and prompt grants: construction", () => {
   it("builds from a config file, and toJSON gives the lists back", () => {
     const config = parseMCPConfig(
       [
-        "servers: []",
+        "servers:",
+        "  - { name: docs, transport: stdio, command: docs-server }",
+        "  - { name: github, transport: stdio, command: github-server }",
         "permissions:",
         "  documentation:",
         "    allow: [docs.*]",

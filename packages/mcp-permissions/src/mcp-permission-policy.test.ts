@@ -105,7 +105,7 @@ describe("MCPPermissionPolicy: construction", () => {
 
   it("builds from a parsed config file", () => {
     const config = parseMCPConfig(
-      "servers: []\npermissions:\n  documentation: [filesystem.*]\n  r: { allow: [a.*], deny: [a.b] }\n",
+      "servers:\n  - { name: filesystem, transport: stdio, command: fs }\n  - { name: a, transport: stdio, command: a }\npermissions:\n  documentation: [filesystem.*]\n  r: { allow: [a.*], deny: [a.b] }\n",
     );
     const fromFile = MCPPermissionPolicy.fromConfig(config);
     expect(fromFile.isAuthorized("documentation", "filesystem.x")).toBe(true);

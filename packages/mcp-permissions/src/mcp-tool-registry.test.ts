@@ -36,7 +36,7 @@ describe("MCPToolRegistry", () => {
   it("re-registering the same tool from the same server is a no-op", () => {
     const registry = new MCPToolRegistry();
     const events: MCPToolDefinitionChange[] = [];
-    registry.onDefinitionChanged((e) => events.push(e));
+    registry.on("definitionChanged", (e) => events.push(e));
     registry.register("fs", [tool("fs", "read")]);
     registry.register("fs", [
       tool("fs", "read", { inputSchema: { properties: { a: { type: "string" } }, type: "object" } }),
@@ -169,10 +169,14 @@ describe("MCPToolRegistry", () => {
   it("fingerprints definitions and flags drift until approved, once per change", () => {
     const registry = new MCPToolRegistry();
     const events: MCPToolDefinitionChange[] = [];
-    registry.onDefinitionChanged((e) => events.push(e));
-    registry.onDefinitionChanged(() => {
+    registry.on("definitionChanged", (e) => events.push(e));
+    registry.on("definitionChanged", () => {
       throw new Error("a broken listener");
     });
+    const failures: string[] = [];
+    registry.on("listenerError", ({ event, error }) =>
+      failures.push(`${event}: ${(error as Error).message}`),
+    );
     registry.register("fs", [tool("fs", "read")]);
     const original = registry.fingerprint("fs.read");
     expect(original).toMatch(/^[0-9a-f]{16}$/);
@@ -188,6 +192,8 @@ describe("MCPToolRegistry", () => {
       expect(registry.hasUnapprovedChange("fs.read")).toBe(false);
     }
     expect(events.map((e) => e.identity)).toEqual(["fs.read", "fs.read", "fs.read"]);
+    // The broken listener broke nothing, and each of its failures was reported.
+    expect(failures).toEqual(Array(3).fill("definitionChanged: a broken listener"));
     expect(events[0]?.previousFingerprint).toBe(original);
     expect(registry.pendingApprovals()).toEqual([]);
   });
@@ -214,7 +220,7 @@ describe("MCPToolRegistry", () => {
     const live = new MCPToolRegistry();
     live.register("fs", [tool("fs", "read", { description: "swapped" })]);
     const liveEvents: string[] = [];
-    live.onDefinitionChanged((e) => liveEvents.push(e.identity));
+    live.on("definitionChanged", (e) => liveEvents.push(e.identity));
     expect(live.pendingApprovals()).toEqual([]);
     expect(live.restoreApprovals(saved)).toBe(2);
     expect(live.pendingApprovals()).toEqual(["fs.read"]);

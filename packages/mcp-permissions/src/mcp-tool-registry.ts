@@ -1,4 +1,4 @@
-import { SERVER_NAME_PATTERN } from "@agentforge/mcp-config";
+import { MCPEventEmitter, reportListenerError, SERVER_NAME_PATTERN } from "@agentforge/mcp-config";
 import { MCPApprovalsSnapshotError, MCPDuplicateToolError } from "./errors.js";
 import { definitionKey, shortHash } from "./internal/fingerprint.js";
 import { type MCPToolDescriptor, toolIdentity } from "./tool-identity.js";
@@ -42,6 +42,19 @@ export interface MCPToolRegistryEvents {
   serverRejected: MCPServerRejection;
   /** A server that was rejected sent an acceptable list; its tools are registered again. */
   serverAccepted: { serverName: string };
+  /**
+   * A listener of another registry event threw (or its promise rejected). Registration went on; with no
+   * `listenerError` listener the failure becomes a process warning instead.
+   */
+  listenerError: MCPRegistryListenerError;
+}
+
+/** A registry listener that failed: which event it was listening to, and what it threw. */
+export interface MCPRegistryListenerError {
+  /** The event whose listener failed. */
+  event: Exclude<keyof MCPToolRegistryEvents, "listenerError">;
+  /** What the listener threw (or its promise rejected with). */
+  error: unknown;
 }
 
 /** The approvals of a registry as plain JSON (`exportApprovals`), to keep across restarts. */
@@ -59,6 +72,13 @@ export interface MCPApprovalsSnapshot {
 
 const MAX_SNAPSHOT_APPROVALS = 100_000;
 
+const REGISTRY_EVENTS: ReadonlySet<PropertyKey> = new Set<keyof MCPToolRegistryEvents>([
+  "definitionChanged",
+  "serverRejected",
+  "serverAccepted",
+  "listenerError",
+]);
+
 interface Entry {
   tool: MCPToolDescriptor;
   key: string;
@@ -75,11 +95,15 @@ export class MCPToolRegistry {
   /** identity -> approved definition key; kept when a tool disappears, so remove + re-add is still caught. */
   readonly #approved = new Map<string, string>();
   readonly #rejected = new Map<string, MCPServerRejection>();
-  readonly #listeners = {
-    definitionChanged: new Set<(payload: MCPToolDefinitionChange) => void>(),
-    serverRejected: new Set<(payload: MCPServerRejection) => void>(),
-    serverAccepted: new Set<(payload: { serverName: string }) => void>(),
-  };
+  readonly #events: MCPEventEmitter<MCPToolRegistryEvents> = new MCPEventEmitter<MCPToolRegistryEvents>({
+    onListenerError: (error, event) => {
+      if (event !== "listenerError" && this.#events.listenerCount("listenerError") > 0) {
+        this.#events.emit("listenerError", { event, error });
+      } else {
+        reportListenerError(error, `MCPToolRegistry ${event}`);
+      }
+    },
+  });
 
   /** A registry whose approvals come from `exportApprovals()` of an earlier one (e.g. another process). */
   static fromSnapshot(snapshot: unknown): MCPToolRegistry {
@@ -151,19 +175,21 @@ export class MCPToolRegistry {
     return this.#rejected.get(serverName);
   }
 
-  /** Subscribe to a registry event; returns the function that unsubscribes. Listener errors are ignored. */
+  /**
+   * Subscribe to a registry event; returns the function that unsubscribes. A listener that throws never
+   * breaks registration: it is reported as a `listenerError` event (a process warning when nobody
+   * listens to those).
+   */
   on<E extends keyof MCPToolRegistryEvents>(
     event: E,
-    listener: (payload: MCPToolRegistryEvents[E]) => void,
+    listener: (payload: MCPToolRegistryEvents[E]) => unknown,
   ): () => void {
-    const set = Object.hasOwn(this.#listeners, event)
-      ? (this.#listeners[event] as Set<(payload: MCPToolRegistryEvents[E]) => void>)
-      : undefined;
-    if (!set) throw new TypeError(`MCPToolRegistry.on: unknown event "${String(event)}"`);
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-    };
+    if (!REGISTRY_EVENTS.has(event)) {
+      throw new TypeError(
+        `MCPToolRegistry.on: unknown event "${String(event)}" (events: ${[...REGISTRY_EVENTS].join(", ")})`,
+      );
+    }
+    return this.#events.on(event, listener);
   }
 
   /**
@@ -249,11 +275,6 @@ export class MCPToolRegistry {
     return true;
   }
 
-  /** Listen for definition changes of registered tools; returns the function that unsubscribes. */
-  onDefinitionChanged(listener: (change: MCPToolDefinitionChange) => void): () => void {
-    return this.on("definitionChanged", listener);
-  }
-
   #validate(serverName: string, tools: Iterable<MCPToolDescriptor>): Map<string, Entry> {
     const incoming = new Map<string, Entry>();
     for (const tool of tools) {
@@ -310,13 +331,7 @@ export class MCPToolRegistry {
   }
 
   #emit<E extends keyof MCPToolRegistryEvents>(event: E, payload: MCPToolRegistryEvents[E]): void {
-    for (const listener of this.#listeners[event] as Set<(payload: MCPToolRegistryEvents[E]) => void>) {
-      try {
-        listener(payload);
-      } catch {
-        // A failing listener must not break registration.
-      }
-    }
+    this.#events.emit(event, payload);
   }
 
   #reportChange(entry: Entry, approved: string): void {

@@ -15,6 +15,7 @@ import {
   MCP_TOOL_DEFINITION_CHANGED,
   MCP_TOOL_SEARCH,
   MCP_TOOLS_LEFT_OUT,
+  type MCPGrantWarning,
   type MCPRejectedServer,
   type MCPToolCallClient,
   type MCPToolExecutor,
@@ -200,6 +201,11 @@ export class Application {
   /** Servers whose tool list the registry rejected (e.g. a tool name listed twice): none of their tools are callable. */
   rejectedServers(): MCPRejectedServer[] {
     return this.#toolkit.rejectedServers();
+  }
+
+  /** Grants that match no tool the servers listed so far (each with the closest identity). */
+  checkGrants(): MCPGrantWarning[] {
+    return this.#toolkit.checkGrants();
   }
 
   static async create(options: ApplicationOptions = {}): Promise<Application> {

@@ -276,7 +276,11 @@ function tools(view: ToolsView, out: Output): number {
         ]);
       return `${out.paint("bold", server.name)} (${server.toolCount} tools)\n${formatTable(["TOOL", "AGENTS", "DESCRIPTION"], rows, out.paint)}`;
     });
-    return blocks.join("\n\n");
+    // Grants that match none of the listed tools: a typo grants nothing, silently, unless said here.
+    const warnings = view.warnings.map(
+      (w) => `${out.paint("yellow", "warning")}: ${terminalSafe(w.message, 400)}`,
+    );
+    return [...blocks, ...(warnings.length > 0 ? [warnings.join("\n")] : [])].join("\n\n");
   });
   return view.servers.every((s) => s.status === "ok") ? 0 : 1;
 }
@@ -356,23 +360,36 @@ async function reload(options: MCPManagementOptions, url: string | undefined, ou
     const { SHIPPED_CONFIG } = await import("../app/shipped-config.js");
     const { resolve } = await import("node:path");
     const file = resolve(options.configPath ?? SHIPPED_CONFIG);
+    // A grant naming a server the roster lacks already failed the load (file, line, did-you-mean).
     const config = await loadMCPConfig(file);
+    const disabled = new Set(config.servers.filter((s) => !s.enabled).map((s) => s.name));
+    // Grants of servers left `enabled: false` give no tools: legal, but worth saying.
+    const warnings = Object.entries(config.permissions).flatMap(([agent, grant]) =>
+      grant.allow
+        .filter((pattern) => disabled.has(pattern.slice(0, pattern.indexOf("."))))
+        .map((pattern) => ({
+          code: "GRANT_OF_DISABLED_SERVER" as const,
+          agent,
+          pattern,
+          message: `Grant "${pattern}" of agent "${agent}" names server "${pattern.slice(0, pattern.indexOf("."))}", which is disabled (enabled: false): it gives no tools, and a run of "${agent}" fails with SERVER_DISABLED.`,
+        })),
+    );
     const view = {
       configPath: file,
       valid: true,
       servers: config.servers.map((s) => ({ name: s.name, enabled: s.enabled, transport: s.transport })),
+      warnings,
       applied: false,
     };
-    emit(
-      out,
-      view,
-      () =>
+    emit(out, view, () =>
+      [
         `${file}: valid, ${view.servers.length} servers (${view.servers
           .filter((s) => s.enabled)
           .map((s) => s.name)
-          .join(
-            ", ",
-          )} enabled)\nNothing is running in this process: reload a running server with --url URL, SIGHUP, or agentforge serve --watch-config.`,
+          .join(", ")} enabled)`,
+        ...warnings.map((w) => `${out.paint("yellow", "warning")}: ${terminalSafe(w.message, 400)}`),
+        "Nothing is running in this process: reload a running server with --url URL, SIGHUP, or agentforge serve --watch-config.",
+      ].join("\n"),
     );
     return 0;
   }

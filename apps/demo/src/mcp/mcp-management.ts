@@ -27,6 +27,7 @@ import {
   type ErrorView,
   errorView,
   errorViewOf,
+  type GrantWarningView,
   type HealthReport,
   type HealthView,
   healthView,
@@ -366,9 +367,23 @@ export class MCPManagement {
         }
       }),
     );
+    const listed = new Set(results.filter((r) => r.status.status === "ok").map((r) => r.status.name));
+    const warnings: GrantWarningView[] = [];
+    for (const warning of this.app.checkGrants()) {
+      if (warning.code !== "GRANT_MATCHES_NO_TOOL") continue;
+      if (!listed.has(warning.pattern.slice(0, warning.pattern.indexOf(".")))) continue;
+      warnings.push({
+        code: warning.code,
+        agent: warning.agent,
+        pattern: warning.pattern,
+        suggestion: warning.suggestion ?? null,
+        message: warning.message,
+      });
+    }
     return {
       tools: results.flatMap((r) => r.tools.map((tool) => toolView(tool, this.#agentsAllowed))),
       servers: results.map((r) => r.status),
+      warnings,
     };
   }
 

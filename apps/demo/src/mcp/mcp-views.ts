@@ -102,10 +102,24 @@ export interface ServerToolsStatus {
   error: ErrorView | null;
 }
 
+/** A grant that does not do what it says: a pattern that matches none of its server's tools. */
+export interface GrantWarningView {
+  code: "GRANT_MATCHES_NO_TOOL";
+  agent: string;
+  /** The pattern as written in the grant. */
+  pattern: string;
+  /** The closest tool identity, when one is close. */
+  suggestion: string | null;
+  /** The whole warning in words. */
+  message: string;
+}
+
 /** `mcp tools [<name>]` and `GET /api/v1/mcp/servers/{name}/tools`. */
 export interface ToolsView {
   tools: ToolView[];
   servers: ServerToolsStatus[];
+  /** Grants naming the listed servers that match none of their tools. */
+  warnings: GrantWarningView[];
 }
 
 /** `mcp tools --agent X --search "query"`: what a search of that agent's tools returns. */

@@ -29,7 +29,7 @@ const skipReason = process.env.TEST_DATABASE_URL
 if (skipReason) console.warn(`postgres-run-queue e2e tests skipped: ${skipReason}`);
 
 const APP_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const SOURCE = (file: string) => pathToFileURL(join(APP_ROOT, "src", "service", "postgres", file)).href;
+const SOURCE = (file: string) => pathToFileURL(join(APP_ROOT, "src", "run-store", "postgres", file)).href;
 
 function newRun(id: string, overrides: Partial<StoredRun> = {}): StoredRun {
   const now = new Date().toISOString();

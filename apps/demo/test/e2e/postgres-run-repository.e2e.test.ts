@@ -383,8 +383,8 @@ describe("PostgresRunRepository", () => {
       await b.save(newRun("run-renewed"));
       expect(await b.claimWithLease("run-renewed", "instance-b", 1)).toBe(true);
       await expect.poll(async () => (await b.load("run-renewed"))?.status).toBe("running");
+      // The save itself renewed the lease: a sweep right after it finds nothing expired (no wait needed).
       await b.save(newRun("run-renewed", { status: "running", ownerInstance: "instance-b" }));
-      await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await a.pauseExpiredRuns("run-renewed")).toEqual([]);
     } finally {
       await shortLease.close();

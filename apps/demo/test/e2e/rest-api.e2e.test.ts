@@ -55,13 +55,18 @@ interface ServerView {
 }
 
 async function settledServers(): Promise<ServerView[]> {
-  for (let i = 0; i < 600; i++) {
-    const { json } = await call("GET", "/api/v1/mcp/servers");
-    const servers = json.servers as ServerView[];
-    if (servers.every((s) => !s.checking && s.health !== null)) return servers;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the start-up health checks did not finish");
+  let servers: ServerView[] = [];
+  await expect
+    .poll(
+      async () => {
+        const { json } = await call("GET", "/api/v1/mcp/servers");
+        servers = json.servers as ServerView[];
+        return servers.every((s) => !s.checking && s.health !== null);
+      },
+      { timeout: 60_000, interval: 100, message: "the start-up health checks did not finish" },
+    )
+    .toBe(true);
+  return servers;
 }
 
 /** A raw GET (fetch does not let a test set Host). */

@@ -10,9 +10,10 @@ import {
   type ToolCallRepairFunction,
   type ToolSet,
 } from "ai";
-import { MCPInvalidArgumentsError, MCPToolNotFoundError } from "../errors.js";
+import { MCPInvalidArgumentsError } from "../errors.js";
 import { modelToolDescription } from "../internal/model-tool-definition.js";
 import { SEARCH_TOOL_SCHEMA, ToolSearchSession } from "../internal/tool-search-session.js";
+import { reportUnknownTool } from "../internal/unknown-tool.js";
 import { MAX_MCP_TOOL_ROUNDS, MAX_MODEL_TOOLS } from "../limits.js";
 import type { MCPToolExecutor, MCPToolProgress, MCPToolResult } from "../mcp-tool-executor.js";
 import { MCPToolNameMap } from "../mcp-tool-name-map.js";
@@ -60,6 +61,12 @@ export interface ToAISDKToolsOptions {
   onToolSearch?: (record: MCPToolSearchRecord) => void;
   /** Most tools in the record (default `MAX_MODEL_TOOLS`, 128); the rest are reported (`MCP_TOOLS_LEFT_OUT`). */
   maxTools?: number;
+  /**
+   * Give the tools even when servers the agent is granted are unavailable, without theirs (default: the
+   * executor's `degraded`, false — `toAISDKTools` then rejects with the first such server's own error).
+   * An `MCP_WARNING` (SERVERS_UNAVAILABLE) says which servers are missing and why.
+   */
+  degraded?: boolean;
 }
 
 /** What `search_tools` returns to the AI SDK: the model gets `text`; `found` are the identities found. */
@@ -103,10 +110,17 @@ async function grantedTools(
   source: MCPToolSource,
   agent: string,
   candidates: Iterable<MCPToolDescriptor> | undefined,
+  degraded: boolean | undefined,
 ): Promise<MCPToolDescriptor[]> {
   const executor = executorOf(source);
-  if (candidates) return executor.allowedTools(agent, candidates);
-  return "executor" in source ? source.tools(agent) : executor.allowedTools(agent);
+  const options = degraded !== undefined ? { degraded } : {};
+  // A toolkit discovers first, and checks that the agent's servers are available (loud by default).
+  if ("executor" in source) {
+    const tools = await source.tools(agent, options);
+    return candidates ? executor.allowedTools(agent, candidates) : tools;
+  }
+  executor.checkAvailability(agent, options);
+  return executor.allowedTools(agent, candidates);
 }
 
 /**
@@ -138,7 +152,7 @@ export async function toAISDKTools(
     [executor.toolSearchSettings(agent), options.toolSearch],
     "toAISDKTools: toolSearch",
   );
-  const granted = await grantedTools(source, agent, options.tools);
+  const granted = await grantedTools(source, agent, options.tools, options.degraded);
   const session = new ToolSearchSession({
     executor,
     agent,
@@ -165,7 +179,7 @@ export async function toAISDKTools(
           return { ok: true, text: result.text, result };
         } catch (error) {
           if (!MCPError.isInstance(error) || abortSignal?.aborted) throw error;
-          return { ok: false, text: toolErrorText(error), errorCode: error.code, error };
+          return { ok: false, text: toolErrorText(error, { nameMap }), errorCode: error.code, error };
         }
       },
       toModelOutput: ({ output }) => {
@@ -284,11 +298,8 @@ export function reportInvalidToolCalls(
   return async ({ toolCall, tools, error }) => {
     const identity = options.nameMap.toIdentity(toolCall.toolName);
     if (NoSuchToolError.isInstance(error) || identity === undefined || !(toolCall.toolName in tools)) {
-      executor.reject(
-        agent,
-        identity ?? toolCall.toolName,
-        new MCPToolNotFoundError(toolCall.toolName, Object.keys(tools)),
-      );
+      // Reported with the identity the name stands for (DENIED for a tool the agent may not use).
+      reportUnknownTool(executor, agent, toolCall.toolName, Object.keys(tools));
     } else {
       executor.reject(
         agent,

@@ -208,6 +208,7 @@ export class ToolSearchSession {
     if (leftOut.length === 0) return;
     const { executor, agent, maxTools } = this.#options;
     executor.events.emit(MCP_TOOLS_LEFT_OUT, {
+      type: MCP_TOOLS_LEFT_OUT,
       agent,
       timestamp: new Date().toISOString(),
       identities: leftOut.map((t) => t.identity),

@@ -1,10 +1,22 @@
 import {
   discoverAll,
+  MCPCapabilityError,
   MCPClientManager,
   type MCPConfigChanges,
+  MCPConnectionError,
   type MCPDiscoveryResult,
+  type MCPPrompt,
+  type MCPResource,
+  MCPServerNotFoundError,
 } from "@agentforge/mcp-client";
-import type { MCPConfig, MCPPermissionsConfig } from "@agentforge/mcp-config";
+import {
+  grantServerIssues,
+  type MCPConfig,
+  MCPConfigError,
+  MCPError,
+  type MCPPermissionsConfig,
+  suggestName,
+} from "@agentforge/mcp-config";
 import {
   type MCPPermissionDecision,
   type MCPPermissionGrants,
@@ -13,7 +25,12 @@ import {
   MCPToolRegistry,
 } from "@agentforge/mcp-permissions";
 import { MCPToolkitClosedError } from "../errors.js";
-import type { MCPEventDispatcher, MCPRuntimeEventName, MCPRuntimeEvents } from "../events.js";
+import {
+  MCP_INTERNAL_ERROR,
+  type MCPEventDispatcher,
+  type MCPRuntimeEventName,
+  type MCPRuntimeListener,
+} from "../events.js";
 import {
   type MCPAccessOptions,
   type MCPExecuteOptions,
@@ -26,9 +43,12 @@ import {
 } from "../mcp-tool-executor.js";
 import type {
   CreateMCPToolkitOptions,
+  MCPGrantWarning,
   MCPToolkit,
   MCPToolkitExecutorOptions,
   MCPToolkitHealth,
+  MCPToolkitListOptions,
+  MCPToolkitToolsOptions,
 } from "../mcp-toolkit.js";
 import { type MCPRejectedServer, registerDiscovered, syncRegistry } from "../sync-registry.js";
 import {
@@ -82,6 +102,9 @@ class FollowingPolicy extends MCPPermissionPolicy {
   }
 }
 
+/** Most pages `listResources` / `listPrompts` read from one server. */
+const MAX_LIST_PAGES = 20;
+
 /** Turns what a caller gave as `config` into a parsed config (the /node entry also reads files). */
 export type ResolveToolkitConfig<C> = (config: C) => Promise<MCPConfig>;
 
@@ -118,8 +141,19 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
       logDir: options.logDir ?? false,
     });
     this.executor = this.#newExecutor(this.manager);
-    // Rejections are contained by syncRegistry and reported by the executor (MCP_SERVER_TOOLS_REJECTED).
-    this.#stopSync = syncRegistry(this.manager, this.registry);
+    // Rejections are contained by syncRegistry and reported by the executor (MCP_SERVER_TOOLS_REJECTED);
+    // any other failure to take a server's new list in is an MCP_INTERNAL_ERROR, never dropped.
+    this.#stopSync = syncRegistry(this.manager, this.registry, {
+      onError: (error, serverName) =>
+        this.executor.events.emit(MCP_INTERNAL_ERROR, {
+          type: MCP_INTERNAL_ERROR,
+          code: "REGISTRY_SYNC_FAILED",
+          timestamp: new Date().toISOString(),
+          message: `The new tool list of MCP server "${serverName}" could not be taken in (${error instanceof Error ? error.message : String(error)}); its previous tools stay registered.`,
+          error,
+          serverName,
+        }),
+    });
   }
 
   static async create<C>(
@@ -151,9 +185,47 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
 
   #policyFor(config: MCPConfig, permissions: MCPPermissionGrants | undefined): MCPPermissionPolicy {
     const pin = this.#options.pinToolDefinitions ? { pinToolDefinitions: true, registry: this.registry } : {};
-    return permissions !== undefined
-      ? new MCPPermissionPolicy(permissions, pin)
-      : MCPPermissionPolicy.fromConfig(config, pin);
+    if (permissions === undefined) return MCPPermissionPolicy.fromConfig(config, pin);
+    // Grants written in code are checked against the roster like a file's: a server it lacks is a mistake.
+    const issues = grantServerIssues(
+      permissions,
+      config.servers.map((server) => server.name),
+    );
+    if (issues.length > 0) {
+      throw new MCPConfigError(
+        `createMCPToolkit: \`permissions\` names servers the config does not define (${issues.length} problem${issues.length === 1 ? "" : "s"})`,
+        { code: "CONFIG_INVALID", source: "createMCPToolkit permissions", issues },
+      );
+    }
+    return new MCPPermissionPolicy(permissions, pin);
+  }
+
+  /**
+   * Why a server of the roster cannot be used, if it cannot: disabled in the config, or its start or
+   * tool listing failed in the last discovery (and it has listed no tools since). Undefined for a server
+   * that works, one not started on purpose (`servers` option), and one not known.
+   */
+  #serverError(serverName: string): MCPError | undefined {
+    const config = this.#config.servers.find((server) => server.name === serverName);
+    if (!config) return undefined;
+    if (this.#options.servers && !this.#options.servers.includes(serverName)) return undefined;
+    if (!config.enabled) {
+      const where = this.#config.source ? ` in ${this.#config.source}` : "";
+      return new MCPServerNotFoundError(
+        `MCP server "${serverName}" is disabled (enabled: false${where}), so none of its tools can be used. Fix: set enabled: true for it, or take it out of the grants.`,
+        { code: "SERVER_DISABLED", serverName },
+      );
+    }
+    if (this.registry.list({ serverName }).length > 0) return undefined;
+    const report = this.#discovery?.servers.find((server) => server.serverName === serverName);
+    if (report?.status !== "failed") return undefined;
+    const error: unknown = report.error;
+    if (MCPError.isInstance(error)) return error;
+    // Not one of ours (a bug, or a foreign error): still the server's failure, with what it was as cause.
+    return new MCPConnectionError(
+      `Listing the tools of MCP server "${serverName}" failed: ${error instanceof Error ? error.message : String(error)}`,
+      { code: "SERVER_START_FAILED", serverName, cause: error },
+    );
   }
 
   #newExecutor(clientManager: NonNullable<MCPToolkitExecutorOptions["clientManager"]>): MCPToolExecutor {
@@ -166,6 +238,8 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
       ...(options.maxResultChars !== undefined ? { maxResultChars: options.maxResultChars } : {}),
       ...(options.validateArguments !== undefined ? { validateArguments: options.validateArguments } : {}),
       ...(options.ranker ? { ranker: options.ranker } : {}),
+      serverError: (serverName: string) => this.#serverError(serverName),
+      ...(options.degraded !== undefined ? { degraded: options.degraded } : {}),
       // Asked at every loop start: follows reloads of the roster.
       toolSearch: (agent: string) => this.#toolSearchLayers(agent),
     });
@@ -201,10 +275,7 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
     return this.executor.events;
   }
 
-  on<E extends MCPRuntimeEventName>(
-    event: E,
-    listener: (...args: MCPRuntimeEvents[E]) => unknown,
-  ): () => void {
+  on<E extends MCPRuntimeEventName>(event: E, listener: MCPRuntimeListener<E>): () => void {
     return this.executor.events.on(event, listener);
   }
 
@@ -227,6 +298,8 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
       if (!this.#closed) {
         registerDiscovered(this.registry, discovery);
         this.#discovery = discovery;
+        // What a new discovery finds is told again (a server still down, a pattern still matching nothing).
+        this.executor.resetWarnings();
       }
       return discovery;
     })();
@@ -245,9 +318,137 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
     this.#assertOpen(operation);
   }
 
-  async tools(agent: string): Promise<MCPToolDescriptor[]> {
+  async tools(agent: string, options: MCPToolkitToolsOptions = {}): Promise<MCPToolDescriptor[]> {
     await this.#ready("tools");
+    this.executor.checkAvailability(
+      agent,
+      options.degraded !== undefined ? { degraded: options.degraded } : {},
+    );
+    for (const warning of this.checkGrants(agent)) this.executor.warn(warning);
     return this.executor.allowedTools(agent);
+  }
+
+  checkGrants(agent?: string): MCPGrantWarning[] {
+    const grants = this.#policy.toJSON();
+    const agents = agent === undefined ? Object.keys(grants) : [String(agent)];
+    const warnings: MCPGrantWarning[] = [];
+    const registered = this.registry.list();
+    for (const name of agents) {
+      const grant = grants[name];
+      if (!grant) {
+        const suggestion = suggestName(name, Object.keys(grants));
+        warnings.push({
+          code: "AGENT_NOT_GRANTED",
+          agent: name,
+          message: `Agent "${name}" has no grants, so it gets no tools (deny by default)${suggestion ? `: did you mean "${suggestion}"?` : "."} Grant it tools in permissions: (or createMCPToolkit's permissions).`,
+          ...(suggestion ? { suggestion } : {}),
+        });
+        continue;
+      }
+      for (const pattern of grant.allow) {
+        const serverName = pattern.slice(0, pattern.indexOf("."));
+        // A server that is down, not listed yet or not started on purpose: nothing to check against.
+        const tools = registered.filter((tool) => tool.serverName === serverName);
+        const report = this.#discovery?.servers.find((server) => server.serverName === serverName);
+        const listed = tools.length > 0 || report?.status === "ok";
+        if (!listed || this.executor.serverError(serverName)) continue;
+        const probe = new MCPPermissionPolicy({ probe: [pattern] });
+        if (probe.allowedTools("probe", tools).length > 0) continue;
+        const suggestion = suggestName(
+          pattern,
+          tools.map((tool) => tool.identity),
+        );
+        warnings.push({
+          code: "GRANT_MATCHES_NO_TOOL",
+          agent: name,
+          pattern,
+          message: `Grant "${pattern}" of agent "${name}" matches none of the ${tools.length} tools server "${serverName}" lists${suggestion ? `; did you mean "${suggestion}"?` : ""}`,
+          ...(suggestion ? { suggestion } : {}),
+        });
+      }
+    }
+    return warnings;
+  }
+
+  async listResources(agent: string, options: MCPToolkitListOptions = {}): Promise<MCPResource[]> {
+    this.#assertOpen("listResources");
+    const granted = this.#policy.toJSON()[String(agent)]?.resources?.allow ?? [];
+    const servers = this.#listServers(granted, ":", options.serverName);
+    const out: MCPResource[] = [];
+    for (const serverName of servers) {
+      const resources = await this.#pages(serverName, options.signal, async (cursor) => {
+        const page = await this.manager.listResources(serverName, {
+          ...(cursor !== undefined ? { cursor } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        return { items: page.resources, nextCursor: page.nextCursor };
+      });
+      for (const resource of resources) {
+        if (this.#policy.decideResource(agent, serverName, resource.uri).allowed) out.push(resource);
+      }
+    }
+    return out;
+  }
+
+  async listPrompts(agent: string, options: MCPToolkitListOptions = {}): Promise<MCPPrompt[]> {
+    this.#assertOpen("listPrompts");
+    const granted = this.#policy.toJSON()[String(agent)]?.prompts?.allow ?? [];
+    const servers = this.#listServers(granted, ".", options.serverName);
+    const out: MCPPrompt[] = [];
+    for (const serverName of servers) {
+      const prompts = await this.#pages(serverName, options.signal, async (cursor) => {
+        const page = await this.manager.listPrompts(serverName, {
+          ...(cursor !== undefined ? { cursor } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        return { items: page.prompts, nextCursor: page.nextCursor };
+      });
+      for (const prompt of prompts) {
+        if (this.#policy.decidePrompt(agent, serverName, prompt.name).allowed) out.push(prompt);
+      }
+    }
+    return out;
+  }
+
+  /** The enabled servers the allow patterns name (separator `:` for resources, `.` for prompts). */
+  #listServers(patterns: readonly string[], separator: string, only: string | undefined): string[] {
+    const enabled = new Set(this.manager.serverNames());
+    const servers = new Set<string>();
+    for (const pattern of patterns) {
+      const serverName = pattern.slice(0, pattern.indexOf(separator));
+      if (enabled.has(serverName) && (only === undefined || only === serverName)) servers.add(serverName);
+    }
+    return [...servers];
+  }
+
+  /**
+   * Every page of a server's list, up to `MAX_LIST_PAGES` pages. A server that offers no such list
+   * (CAPABILITY_NOT_SUPPORTED) has none; any other failure is thrown, with the server's error.
+   */
+  async #pages<T>(
+    serverName: string,
+    signal: AbortSignal | undefined,
+    page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+  ): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    for (let i = 0; i < MAX_LIST_PAGES; i++) {
+      signal?.throwIfAborted();
+      let result: { items: T[]; nextCursor?: string | undefined };
+      try {
+        result = await page(cursor);
+      } catch (error) {
+        if (MCPCapabilityError.isInstance(error) && error.serverName === serverName) return items;
+        throw error;
+      }
+      items.push(...result.items);
+      cursor = result.nextCursor;
+      // A cursor seen before would loop forever: a server's bug, cut here.
+      if (cursor === undefined || seen.has(cursor)) break;
+      seen.add(cursor);
+    }
+    return items;
   }
 
   async searchTools(

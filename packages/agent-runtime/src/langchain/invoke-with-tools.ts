@@ -13,12 +13,13 @@ import {
 } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 import { DynamicStructuredTool } from "@langchain/core/tools";
-import { MCPInvalidArgumentsError, MCPToolNotFoundError } from "../errors.js";
+import { MCPInvalidArgumentsError } from "../errors.js";
 import {
   SEARCH_TOOL_SCHEMA,
   type SearchOutcome,
   ToolSearchSession,
 } from "../internal/tool-search-session.js";
+import { reportUnknownTool } from "../internal/unknown-tool.js";
 import { MAX_MCP_TOOL_ROUNDS, MAX_MODEL_TOOLS } from "../limits.js";
 import type { MCPToolExecutor, MCPToolProgress } from "../mcp-tool-executor.js";
 import { MCPToolNameMap, MODEL_TOOL_NAME_PATTERN } from "../mcp-tool-name-map.js";
@@ -123,6 +124,12 @@ export interface InvokeWithToolsOptions {
    * left out, reported by an `MCP_TOOLS_LEFT_OUT` event on the executor.
    */
   maxTools?: number;
+  /**
+   * Run even when servers the agent is granted are unavailable, without their tools (default: the
+   * executor's `degraded`, false — the loop then fails with the first such server's own error before the
+   * model is called). An `MCP_WARNING` (SERVERS_UNAVAILABLE) says which servers are missing and why.
+   */
+  degraded?: boolean;
 }
 
 /** What `invokeWithTools` returns. */
@@ -345,6 +352,9 @@ export async function invokeWithTools(
   const calls: ToolCallRecord[] = options.resume ? [...options.resume.calls] : [];
   let round = options.resume?.round ?? 0;
   const config = { ...(signal ? { signal } : {}), ...(callbacks ? { callbacks } : {}) };
+  // A granted server that did not start fails the run here, with its own error (unless degraded):
+  // never a model call that quietly runs without the agent's tools.
+  executor.checkAvailability(agent, options.degraded !== undefined ? { degraded: options.degraded } : {});
   const granted = executor.allowedTools(agent, options.tools);
   const nameMap = new MCPToolNameMap();
   const session = new ToolSearchSession({
@@ -413,7 +423,7 @@ export async function invokeWithTools(
 
   const refused = (call: PendingCall, identity: string, error: MCPError): ToolMessage =>
     new ToolMessage({
-      content: toolErrorText(executor.reject(agent, identity, error)),
+      content: toolErrorText(executor.reject(agent, identity, error), { nameMap }),
       tool_call_id: call.id,
       name: call.name,
       status: "error",
@@ -448,8 +458,20 @@ export async function invokeWithTools(
     const identity = tool ? nameMap.toIdentity(call.name) : undefined;
     const toolCallId = call.id;
     let message: ToolMessage;
+    let reportedIdentity = identity;
+    let reportedCode: string | undefined;
     if (!tool || identity === undefined) {
-      message = refused(call, call.name, new MCPToolNotFoundError(call.name, [...bound]));
+      // The model is told the name is not one of its tools; the audit trail gets the identity (and a
+      // DENIED call when it names a tool the agent may not use).
+      const unknown = reportUnknownTool(executor, agent, call.name, [...bound]);
+      reportedIdentity = unknown.identity;
+      reportedCode = unknown.reported.code;
+      message = new ToolMessage({
+        content: toolErrorText(unknown.forModel),
+        tool_call_id: call.id,
+        name: call.name,
+        status: "error",
+      });
     } else if (call.malformed) {
       message = refused(
         call,
@@ -470,13 +492,13 @@ export async function invokeWithTools(
     const ok = message.status !== "error";
     const text = typeof message.content === "string" ? message.content : "";
     const record: ToolCallRecord = {
-      identity: identity ?? call.name,
+      identity: reportedIdentity ?? call.name,
       modelName: call.name,
       toolCallId,
       round: round + 1,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       ok,
-      ...(ok ? {} : { errorCode: ERROR_CODE.exec(text)?.[1] ?? "TOOL_FAILED" }),
+      ...(ok ? {} : { errorCode: reportedCode ?? ERROR_CODE.exec(text)?.[1] ?? "TOOL_FAILED" }),
     };
     options.onToolCall?.(record);
     return { message, record };

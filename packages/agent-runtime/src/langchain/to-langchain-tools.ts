@@ -114,7 +114,7 @@ export function toLangChainTools(
           return [contentOf(result, media), result];
         } catch (error) {
           if (!MCPError.isInstance(error) || config?.signal?.aborted) throw error;
-          const text = toolErrorText(error);
+          const text = toolErrorText(error, { nameMap });
           const callId = config?.toolCall?.id;
           if (!callId) return [text, undefined];
           return [new ToolMessage({ content: text, tool_call_id: callId, name, status: "error" }), undefined];

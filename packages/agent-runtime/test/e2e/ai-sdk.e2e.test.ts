@@ -130,7 +130,7 @@ describe("toAISDKTools + generateText (MockLanguageModelV3)", () => {
       [
         "ok alpha.echo",
         "failed alpha.echo INVALID_ARGUMENTS",
-        "failed alpha__pid TOOL_NOT_FOUND",
+        "failed alpha.pid TOOL_DENIED",
         "failed alpha.echo INVALID_ARGUMENTS",
       ].sort(),
     );

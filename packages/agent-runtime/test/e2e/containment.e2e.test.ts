@@ -72,7 +72,8 @@ describe("bad calls from the model go back to the model", () => {
       ["c1", "alpha.echo", false, "INVALID_ARGUMENTS"],
       ["c2", "alpha.add", false, "INVALID_ARGUMENTS"],
       ["c3", "alpha.echo", false, "INVALID_ARGUMENTS"],
-      ["c4", "alpha__pid", false, "TOOL_NOT_FOUND"],
+      // Registered but not granted: audited as a denied call, with its identity.
+      ["c4", "alpha.pid", false, "TOOL_DENIED"],
       ["c5", "no_such_tool_", false, "TOOL_NOT_FOUND"],
       ["c6", "alpha.echo", false, "INVALID_ARGUMENTS"],
       [expect.any(String), "alpha.echo", true, undefined],
@@ -82,7 +83,7 @@ describe("bad calls from the model go back to the model", () => {
     expect(round1.every((m) => m.status === "error")).toBe(true);
     const texts = round1.map((m) => String(m.content));
     expect(texts[0]).toBe(
-      'Error (INVALID_ARGUMENTS): The arguments for "alpha.echo" do not match its input schema: text: must be string (got integer). Fix these fields and call the tool again.',
+      'Error (INVALID_ARGUMENTS): The arguments for "alpha__echo" do not match its input schema: text: must be string (got integer). Fix these fields and call the tool again.',
     );
     expect(texts[1]).toContain("b: must be number (got string)");
     expect(texts[2]).toContain("(root): must be an object of named arguments (got integer)");
@@ -116,7 +117,7 @@ describe("bad calls from the model go back to the model", () => {
         ["alpha.echo", "INVALID_ARGUMENTS"],
         ["alpha.add", "INVALID_ARGUMENTS"],
         ["alpha.echo", "INVALID_ARGUMENTS"],
-        ["alpha__pid", "TOOL_NOT_FOUND"],
+        ["alpha.pid", "TOOL_DENIED"],
         ["no_such_tool_", "TOOL_NOT_FOUND"],
         ["alpha.echo", "INVALID_ARGUMENTS"],
       ].sort(),
@@ -198,12 +199,15 @@ describe("a server's tool list never throws into the host", () => {
       expect(registry.has("alpha.echo")).toBe(true);
       // A second sync whose callbacks throw: nothing reaches the manager (or the host).
       const reported: string[] = [];
+      const failures: string[] = [];
       onCleanup(
         syncRegistry(manager, registry, {
           onRejected: ({ serverName, error }) => {
             reported.push(`${serverName}:${error.code}`);
             throw new Error("a broken onRejected");
           },
+          // The broken callback is not dropped: it is reported here (by default, a process warning).
+          onError: (error, serverName) => failures.push(`${serverName}:${(error as Error).message}`),
         }),
       );
       const rejected = new Promise<void>((resolve) => {
@@ -227,6 +231,7 @@ describe("a server's tool list never throws into the host", () => {
       // The server itself is still connected: its raw tools/list still answers.
       expect((await manager.listTools("alpha")).length).toBeGreaterThan(0);
       expect(reported).toEqual(["alpha:TOOL_DUPLICATE"]);
+      expect(failures).toEqual(["alpha:a broken onRejected"]);
       expect(uncaught).toEqual([]);
     } finally {
       process.off("uncaughtException", onUncaught);

@@ -114,7 +114,9 @@ describe("MCPToolExecutor against real stdio servers", () => {
       { ms: 10_000 },
       { signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 150);
+    // Abort once the server has the call (its call log says so): a signal, not a guess of how long it takes.
+    await expect.poll(() => readCallLog(log).some((e) => e.tool === "cancellable_sleep")).toBe(true);
+    controller.abort();
     const error = await rejectionOf(pending);
     expect(MCPToolExecutionError.isInstance(error)).toBe(true);
     expect(error.code).toBe("TOOL_CANCELLED");

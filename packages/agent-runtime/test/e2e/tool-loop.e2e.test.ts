@@ -175,9 +175,8 @@ describe("invokeWithTools with a scripted model against real servers", () => {
       "never",
     ]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error("user pressed stop")), 200);
     // The 10 s sleep is not waited out: the server records the cancellation, and the model is not asked again.
-    const error = await rejectionOf(
+    const run = rejectionOf(
       invokeWithTools(model, ask, {
         tools: registry.list(),
         executor,
@@ -185,6 +184,10 @@ describe("invokeWithTools with a scripted model against real servers", () => {
         signal: controller.signal,
       }),
     );
+    // Stop once the server has the call (its call log says so), mid-round.
+    await expect.poll(() => readCallLog(log).some((e) => e.tool === "cancellable_sleep")).toBe(true);
+    controller.abort(new Error("user pressed stop"));
+    const error = await run;
     expect(error.message).toMatch(/cancelled|user pressed stop|abort/i);
     expect(model.callCount).toBe(1);
     await expect.poll(() => readCallLog(log).some((e) => e.cancelled === "cancellable_sleep")).toBe(true);

@@ -265,10 +265,12 @@ describe("through the openai client", () => {
     expect(toolResults(server.requests[1])[0]).not.toContain("memory__");
     expect(result.toolSearch?.searches[0]?.found.some((id) => id.startsWith("memory."))).toBe(false);
     expect(result.calls).toEqual([
+      // Denied to this agent: audited with its identity as a denied call (the model heard only "not found").
       expect.objectContaining({
-        identity: "memory__create_entities",
+        identity: "memory.create_entities",
+        modelName: "memory__create_entities",
         ok: false,
-        errorCode: "TOOL_NOT_FOUND",
+        errorCode: "TOOL_DENIED",
       }),
     ]);
   });

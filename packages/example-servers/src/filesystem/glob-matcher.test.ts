@@ -129,11 +129,11 @@ describe("globMatcher", () => {
     expect(globMatcher("!*.ts").couldContain("anything")).toBe(true);
   });
 
-  it("stays linear on patterns that make backtracking regexes explode", () => {
+  it("answers patterns that make backtracking regexes explode (2^30 paths for a backtracking matcher)", () => {
+    // No clock here: a backtracking matcher never returns on this input, and the test's timeout fails it.
     const matcher = globMatcher(`${"*a".repeat(30)}*b`);
-    const started = performance.now();
     expect(matcher.matches("a".repeat(4000))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(matcher.matches(`${"a".repeat(4000)}b`)).toBe(true);
   });
 
   it("refuses patterns that are too long or expand too far", () => {

@@ -36,6 +36,10 @@ export async function runServerCli(
   spec: ServerCliSpec,
   argv: readonly string[] = process.argv.slice(2),
 ): Promise<void> {
+  const reportCloseFailure = (what: string, error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${spec.bin}: closing ${what} failed (${reason}); exiting anyway\n`);
+  };
   const fail = (message: string, code: number, showUsage: boolean) => {
     process.stderr.write(`${spec.bin}: ${message}\n${showUsage ? `\n${usage(spec)}` : ""}`);
     process.exit(code);
@@ -72,8 +76,9 @@ export async function runServerCli(
     if (stopping) return;
     stopping = true;
     setTimeout(() => process.exit(code), FORCE_EXIT_MS).unref();
-    await closeServing().catch(() => undefined);
-    await prepared.close?.().catch(() => undefined);
+    // A server that fails to close still exits; what failed is said on stderr, never dropped.
+    await closeServing().catch((error: unknown) => reportCloseFailure("serving", error));
+    await prepared.close?.().catch((error: unknown) => reportCloseFailure("the server", error));
     process.exit(code);
   };
   process.once("SIGINT", () => void shutdown(0));
@@ -126,7 +131,7 @@ export async function runServerCli(
       `${banner}: listening on ${handle.url}${token ? " (bearer token required)" : ""}${prepared.describe ? ` (${prepared.describe})` : ""}\n`,
     );
   } catch (error) {
-    await prepared.close?.().catch(() => undefined);
+    await prepared.close?.().catch((closeError: unknown) => reportCloseFailure("the server", closeError));
     const message = error instanceof Error ? error.message : String(error);
     return fail(message, message.startsWith("refusing") ? 2 : 1, false);
   }

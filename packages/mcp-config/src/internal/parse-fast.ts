@@ -1,6 +1,8 @@
 // The zod-free way through a config document: our format or an imported client config, validated by
 // `checkConfigFile`. Undefined when the document needs the schema (any problem, or a field the fast
 // checker leaves to the schema); the caller then takes the zod path, which words the errors.
+
+import { findGrantServerProblems } from "../grant-servers.js";
 import type { MCPConfig, ParseMCPConfigObjectOptions } from "../parse-mcp-config.js";
 import { checkConfigFile } from "./check-config-file.js";
 import { normalizePermissions, toServerConfig } from "./config-output.js";
@@ -19,6 +21,9 @@ export function parseFast(doc: SourceDocument, options: ParseMCPConfigObjectOpti
   if (!checked) return undefined;
   const servers = checked.servers as Record<string, unknown>[];
   if (!uniqueNames(servers)) return undefined;
+  // A grant naming a server the roster lacks is a problem: the full path words it, with its position.
+  const names = servers.map((server) => String(server.name));
+  if (findGrantServerProblems(checked.permissions, names).length > 0) return undefined;
   return {
     servers: servers.map((entry) => toServerConfig(entry, options.configDir)),
     permissions: normalizePermissions(
