@@ -21,7 +21,9 @@ describe("terminal output", () => {
     );
     expect(plain).toBe("A    BB\nxyz  ok\nq    long");
     const colored = formatTable(["A", "B"], [[{ text: "x", style: "red" }, "y"]], painter(true));
-    expect(colored).toBe("\x1b[1mA\x1b[0m  \x1b[1mB\x1b[0m\n\x1b[31mx\x1b[0m  y");
+    // Colour marks (turned into colour codes by writeOut, after the output is cleaned).
+    const mark = (code: number, text: string) => `\uE000${code}\uE001${text}\uE002`;
+    expect(colored).toBe(`${mark(1, "A")}  ${mark(1, "B")}\n${mark(31, "x")}  y`);
   });
 
   it("indents the last lines of a tail and formats times", () => {

@@ -10,9 +10,14 @@ export function wantsColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv =
   return stream.isTTY === true && !env.NO_COLOR;
 }
 
+import { STYLE_END, STYLE_RESET, STYLE_START } from "../shared/terminal-safe.js";
+
 /** A painter: `paint("red", text)` colours text when colours are on, returns it unchanged otherwise. */
 export function painter(color: boolean): (style: Style, text: string) => string {
-  return (style, text) => (color ? `\x1b[${CODES[style]}m${text}\x1b[0m` : text);
+  // Marks, not escape sequences: the whole output is cleaned before it is written (nothing a server
+  // sent may reach the terminal as an escape), and `writeOut` then turns these marks — and only
+  // these — into colour codes.
+  return (style, text) => (color ? `${STYLE_START}${CODES[style]}${STYLE_END}${text}${STYLE_RESET}` : text);
 }
 
 /** One table cell: its text and an optional style (applied after padding, so columns stay aligned). */

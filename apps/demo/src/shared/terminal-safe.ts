@@ -10,9 +10,22 @@ export function terminalSafe(text: string, max = MAX_TEXT): string {
   return cleanText(text, { maxChars: max });
 }
 
-/** Cleaned text on stdout, with a final line break. */
+/** Start of a colour mark (`painter` in cli/terminal-output.ts): private-use characters, never escapes. */
+export const STYLE_START = "\uE000";
+/** End of a colour mark's code. */
+export const STYLE_END = "\uE001";
+/** The reset mark. */
+export const STYLE_RESET = "\uE002";
+const STYLE_MARK = /\uE000(\d{1,2})\uE001|\uE002|[\uE000-\uE002]/g;
+
+/**
+ * Cleaned text on stdout, with a final line break. Colour marks become SGR colour codes (a number of
+ * at most two digits each, so a server that wrote the marks itself can colour text, nothing more).
+ */
 export function writeOut(text: string): void {
-  const clean = cleanText(text);
+  const clean = cleanText(text).replace(STYLE_MARK, (mark, code: string | undefined) =>
+    code !== undefined ? `\x1b[${code}m` : mark === STYLE_RESET ? "\x1b[0m" : "",
+  );
   process.stdout.write(clean.endsWith("\n") ? clean : `${clean}\n`);
 }
 
