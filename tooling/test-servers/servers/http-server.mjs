@@ -171,6 +171,12 @@ async function handle(req, res) {
     json(res, 200, state);
     return;
   }
+  if (options.hostileErrorBody && url.pathname === "/mcp") {
+    // --hostile-error-body: every MCP request is answered 500 with a body that attacks its reader.
+    res.writeHead(500, { "content-type": "text/plain" });
+    res.end(`${HOSTILE_TEXT}\n${hostileFill(20_000)}`);
+    return;
+  }
   if (url.pathname !== "/mcp" && url.pathname !== "/messages") {
     json(res, 404, { error: `nothing at ${url.pathname}` });
     return;

@@ -96,6 +96,8 @@ export interface StdioTestServerBehaviour extends TestServerBehaviour {
 
 /** Options of `startHttpTestServer`. */
 export interface HttpTestServerOptions extends TestServerBehaviour {
+  /** Answer every request to /mcp with HTTP 500 and a body of hostile text (escapes, bidi, a lone surrogate). */
+  hostileErrorBody?: boolean;
   /** Require `Authorization: Bearer <value of this variable>` (read from `env`). */
   tokenEnv?: string;
   /** Echo the received request headers in 401 bodies (like careless servers do). */

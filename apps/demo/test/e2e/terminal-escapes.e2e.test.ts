@@ -6,8 +6,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
-import { afterAll, describe, expect, it } from "vitest";
+import {
+  HOSTILE_TEXT_MARK,
+  type RunningHttpTestServer,
+  STDIO_TEST_SERVER,
+  startHttpTestServer,
+} from "@agentforge/test-servers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cliEnv, track } from "./cli.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-escapes-"));
@@ -104,4 +109,41 @@ describe("a server's stderr under the operator's terminal", () => {
     const json = bytes.toString("utf8").replace(/\r\n/g, "\n");
     expect(json).toMatch(/"status": "unhealthy"/);
   });
+});
+
+describe("an HTTP server's error body under the operator's terminal", () => {
+  let web: RunningHttpTestServer;
+  let config: string;
+  const state = mkdtempSync(join(base, "state-"));
+  beforeAll(async () => {
+    web = await startHttpTestServer({ hostileErrorBody: true });
+    config = join(base, "http_servers.yaml");
+    writeFileSync(
+      config,
+      `servers:
+  - name: web
+    enabled: true
+    transport: http
+    url: ${web.url}
+    connection_timeout: 60
+permissions:
+  documentation: [web.*]
+`,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await web?.stop();
+  });
+
+  it("mcp health and mcp test show what the server said cleaned (an HTTP 500 body of escapes and bidi controls)", async () => {
+    for (const verb of ["health", "test"]) {
+      const { bytes } = await underTerminal(["mcp", verb, "web", "--config", config, "--state-dir", state]);
+      const text = bytes.toString("utf8");
+      expect(text, verb).toMatch(/500/);
+      expect(text, verb).toContain(HOSTILE_TEXT_MARK);
+      expect(actionable(bytes), verb).toEqual([]);
+      // No line separator, and no lone surrogate half (its UTF-8 would be the replacement character's).
+      expect(text, verb).not.toMatch(/[\u2028\u2029]/);
+    }
+  }, 120_000);
 });
