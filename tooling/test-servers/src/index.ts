@@ -145,6 +145,8 @@ export interface HttpTestServerOptions extends TestServerBehaviour {
   stepUpScope?: string;
   /** authServer: redirect back with a different `state` than the client sent. */
   tamperState?: boolean;
+  /** authServer: refuse every authorization (`error=access_denied`) with a hostile `error_description`. */
+  hostileAuthorizeError?: boolean;
   /** authServer: advertise this `authorization_endpoint` instead of its own (a hostile server's choice). */
   authorizationEndpoint?: string;
   /** authServer: a client_credentials client authenticating with private_key_jwt... */
