@@ -110,4 +110,63 @@ describe("a spoofing URL-mode elicitation at the operator's terminal", () => {
     const toolAnswer = (body?.messages ?? []).find((m) => m.role === "tool");
     expect(String(toolAnswer?.content)).toMatch(/"action":\s*"decline"/);
   }, 180_000);
+
+  it("form mode: each field on one line with its default, Enter keeps the defaults, the server gets them", async () => {
+    const root = join(base, "project-form");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "README.md"), "# Bell\n\nRings the harbour bell.\n");
+    const state = mkdtempSync(join(base, "state-"));
+    const model = await startModelServer("openai", {
+      turns: [
+        { toolCalls: [{ name: "evil__escape_elicit", args: { mode: "form" } }] },
+        { text: "# Bell\n\nRings the harbour bell." },
+      ],
+    });
+    models.push(model);
+    const command = [process.execPath, CLI, "docs", root, "--model", "openai", "--config", roster()]
+      .concat(["--state-dir", state])
+      .map(sh)
+      .join(" ");
+    const child = track(
+      spawn("script", ["-qec", command, "/dev/null"], {
+        env: cliEnv({ OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: model.baseURL }),
+        stdio: ["pipe", "pipe", "pipe"],
+      }),
+    );
+    let screen = "";
+    const typed: string[] = [];
+    // Yes to the request, then Enter at each of the three fields (each question ends with "): ").
+    child.stdout.on("data", (chunk) => {
+      screen += String(chunk);
+      const questions = screen.split("Enter keeps it): ").length - 1;
+      if (typed.length === 0 && screen.includes("Answer? [y/N]")) {
+        typed.push("y");
+        child.stdin.write("y\n");
+      } else if (typed.length > 0 && typed.length <= questions && typed.length < 4) {
+        typed.push("");
+        child.stdin.write("\n");
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.stdin.end();
+    expect(code, screen).toBe(0);
+    expect(typed).toEqual(["y", "", "", ""]);
+    const lines = screen.replace(/\r\n/g, "\n").split("\n");
+    expect(lines.filter((line) => line.includes(" asks: ")).length, screen).toBeGreaterThanOrEqual(1);
+    expect(
+      lines.filter((line) => /^\s*MCP server "github"/.test(line)),
+      screen,
+    ).toEqual([]);
+    expect(screen).toContain('(string; default "acme": Enter keeps it): ');
+    expect(screen).toContain('seats (integer; default "5": Enter keeps it): ');
+    expect(screen).toContain('notify (y/n; default "yes": Enter keeps it): ');
+    expect(screen).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/);
+    // The server got the defaults, as the user kept them.
+    const body = model.requests[1]?.body as { messages?: { role: string; content: unknown }[] } | undefined;
+    const toolAnswer = String((body?.messages ?? []).find((m) => m.role === "tool")?.content);
+    expect(toolAnswer).toMatch(/"action":\s*"accept"/);
+    expect(toolAnswer).toContain('"org":"acme"');
+    expect(toolAnswer).toContain('"seats":5');
+    expect(toolAnswer).toContain('"notify":true');
+  }, 180_000);
 });
