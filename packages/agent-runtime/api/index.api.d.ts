@@ -845,6 +845,7 @@ declare function toolErrorText(error: MCPError, options?: ToolErrorTextOptions):
 // ToolErrorTextOptions
 interface ToolErrorTextOptions {
     nameMap?: MCPToolNameMap;
+    maxChars?: number;
 }
 
 // toolSearchText
