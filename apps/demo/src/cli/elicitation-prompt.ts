@@ -51,7 +51,7 @@ export function urlLines(url: string): string[] {
       ? ""
       : ` (a ${oneLine(parsed.protocol, 20)} URL, not a web page)`;
   lines.push(
-    `  Host: ${oneLine(host, 300)}${notAscii ? " (written with non-ASCII letters: check it is the site you expect)" : ""}${scheme}`,
+    `  Host: ${host === "" ? "(none)" : oneLine(host, 300)}${notAscii ? " (written with non-ASCII letters: check it is the site you expect)" : ""}${scheme}`,
   );
   return lines;
 }

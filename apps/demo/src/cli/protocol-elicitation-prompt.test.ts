@@ -192,7 +192,7 @@ describe("urlLines, oneLine, fieldDefault", () => {
       "  Host: pay.example",
     ]);
     expect(urlLines("https://github.com@evil.example/login")[1]).toBe("  Host: evil.example");
-    expect(urlLines("file:///etc/passwd")[1]).toBe("  Host:  (a file: URL, not a web page)");
+    expect(urlLines("file:///etc/passwd")[1]).toBe("  Host: (none) (a file: URL, not a web page)");
     expect(urlLines("not a url\nMCP server")).toEqual([
       "  URL: not a url MCP server",
       "  (this is not a valid URL: do not open it)",
