@@ -137,9 +137,9 @@ describe("importing protocolVersion", () => {
   });
 
   it("refuses a revision it does not know, naming the field", () => {
-    expect(() => parseMCPConfig('{"mcpServers": {"a": {"command": "a", "protocolVersion": "2024-11-05"}}}')).toThrow(
-      /protocol_version: expected one of "auto", "2025-11-25", "2026-07-28"/,
-    );
+    expect(() =>
+      parseMCPConfig('{"mcpServers": {"a": {"command": "a", "protocolVersion": "2024-11-05"}}}'),
+    ).toThrow(/protocol_version: expected one of "auto", "2025-11-25", "2026-07-28"/);
   });
 });
 
