@@ -56,11 +56,13 @@ export class HealthMonitor {
         }
         const latencyMs = performance.now() - pingStarted;
         const tools = await this.cache.listTools();
+        const protocolVersion = live.client.getNegotiatedProtocolVersion();
         health = {
           serverName: this.core.config.name,
           status: "healthy",
           latencyMs,
           toolCount: tools.length,
+          ...(protocolVersion ? { protocolVersion } : {}),
           checkedAt,
         };
       } catch (error) {
