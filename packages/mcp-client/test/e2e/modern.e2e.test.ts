@@ -62,16 +62,17 @@ describe("2026-07-28 (stateless, v2 SDK server)", { timeout: 180_000 }, () => {
     expect(MCPConnectionError.isInstance(error)).toBe(true);
   });
 
-  it("an input_required round goes to the elicitation handler; requestState comes back untouched", async () => {
+  it("an input_required round goes to the elicitation handler (defaults filled); requestState comes back untouched", async () => {
     const asked: MCPElicitationRequest[] = [];
     const m = manager([await modernHttp()], {
       elicitation: async (request) => {
         asked.push(request);
-        return { action: "accept", content: { name: "Grace", excited: false } };
+        // `excited` left out: filled from the schema's default (SEP-1034).
+        return { action: "accept", content: { name: "Grace" } };
       },
     });
     const result = await m.callTool("modern", "ask", {});
-    expect(textOf(result)).toBe("hello Grace excited=false (state state-1:\u00e9\u{1F600})");
+    expect(textOf(result)).toBe("hello Grace excited=true (state state-1:\u00e9\u{1F600})");
     expect(asked).toMatchObject([{ mode: "form", serverName: "modern", message: "Your name?" }]);
   });
 
