@@ -473,6 +473,13 @@ export class RunManager {
       throw new ApiError(409, "RUN_ACTIVE", `run ${id} is running in this process already`);
     if (run.status === "finished")
       throw new ApiError(409, "RUN_FINISHED", `run ${id} is finished; there is nothing to resume`);
+    if (run.status === "awaiting_confirmation")
+      throw new ApiError(
+        409,
+        "CONFIRMATION_PENDING",
+        `run ${id} waits for a person to confirm a tool call; answer it (GET /api/v1/confirmations) and the run continues`,
+        { runId: id },
+      );
     if (!isInside(this.#options.allowedBase, run.folder)) {
       throw new ApiError(
         403,
