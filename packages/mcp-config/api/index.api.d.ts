@@ -182,11 +182,14 @@ declare const configFileSchema: z.ZodObject<{
         z.ZodObject<{
             allow: z.ZodDefault<z.ZodArray<z.ZodString>>;
             deny: z.ZodDefault<z.ZodArray<z.ZodString>>;
+            confirm: z.ZodOptional<z.ZodArray<z.ZodString>>;
+            confirm_destructive: z.ZodOptional<z.ZodBoolean>;
             resources: z.ZodOptional<z.ZodUnion<readonly [
                 z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>,
                 z.ZodObject<{
                     allow: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                     deny: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
+                    confirm: z.ZodOptional<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                 }, z.core.$strict>
             ]>>;
             prompts: z.ZodOptional<z.ZodUnion<readonly [
@@ -194,6 +197,7 @@ declare const configFileSchema: z.ZodObject<{
                 z.ZodObject<{
                     allow: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                     deny: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
+                    confirm: z.ZodOptional<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                 }, z.core.$strict>
             ]>>;
             tool_search: z.ZodOptional<z.ZodObject<{
@@ -248,6 +252,7 @@ interface MCPAgentPermissions extends MCPPatternLists {
     resources?: MCPPatternLists;
     prompts?: MCPPatternLists;
     toolSearch?: MCPToolSearchConfig;
+    confirmDestructive?: boolean;
 }
 
 // MCPAuthConfig
@@ -367,6 +372,7 @@ type MCPHttpServerConfig = Omit<Camelize<HttpOut>, "auth"> & {
 interface MCPPatternLists {
     allow: string[];
     deny: string[];
+    confirm?: string[];
 }
 
 // MCPPermissionsConfig
@@ -443,11 +449,14 @@ declare const permissionsSchema: z.ZodRecord<z.ZodString, z.ZodUnion<readonly [
     z.ZodObject<{
         allow: z.ZodDefault<z.ZodArray<z.ZodString>>;
         deny: z.ZodDefault<z.ZodArray<z.ZodString>>;
+        confirm: z.ZodOptional<z.ZodArray<z.ZodString>>;
+        confirm_destructive: z.ZodOptional<z.ZodBoolean>;
         resources: z.ZodOptional<z.ZodUnion<readonly [
             z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>,
             z.ZodObject<{
                 allow: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                 deny: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
+                confirm: z.ZodOptional<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
             }, z.core.$strict>
         ]>>;
         prompts: z.ZodOptional<z.ZodUnion<readonly [
@@ -455,6 +464,7 @@ declare const permissionsSchema: z.ZodRecord<z.ZodString, z.ZodUnion<readonly [
             z.ZodObject<{
                 allow: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                 deny: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
+                confirm: z.ZodOptional<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
             }, z.core.$strict>
         ]>>;
         tool_search: z.ZodOptional<z.ZodObject<{

@@ -18,6 +18,7 @@ import {
   suggestName,
 } from "@agentforge/mcp-config";
 import {
+  type MCPDecideToolInfo,
   type MCPPermissionDecision,
   type MCPPermissionGrants,
   MCPPermissionPolicy,
@@ -70,8 +71,8 @@ class FollowingPolicy extends MCPPermissionPolicy {
     this.current = current;
   }
 
-  override decide(agent: string, identity: string): MCPPermissionDecision {
-    return this.current.decide(agent, identity);
+  override decide(agent: string, identity: string, tool?: MCPDecideToolInfo): MCPPermissionDecision {
+    return this.current.decide(agent, identity, tool);
   }
 
   override decideResource(agent: string, serverName: string, uri: string): MCPPermissionDecision {
