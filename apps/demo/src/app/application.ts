@@ -267,7 +267,9 @@ export class Application {
   static serversGrantedTo(config: MCPConfig, agent: string): string[] {
     const grant = config.permissions[agent];
     if (!grant) return [];
-    const names = new Set(grant.allow.map((pattern) => pattern.slice(0, pattern.indexOf("."))));
+    // A `confirm` pattern grants too (each call then needs a person's confirmation).
+    const patterns = [...grant.allow, ...(grant.confirm ?? [])];
+    const names = new Set(patterns.map((pattern) => pattern.slice(0, pattern.indexOf("."))));
     return config.servers.filter((s) => names.has(s.name)).map((s) => s.name);
   }
 
