@@ -23,7 +23,7 @@ CREATE TABLE confirmations (
   fingerprint      text        NOT NULL,
   binding          text        NOT NULL,
   -- The arguments for the person (bounded, cleaned, secrets redacted) — never shown in events or logs.
-  argument_preview text        NOT NULL,
+  arguments_preview text        NOT NULL,
   requested_at     timestamptz NOT NULL DEFAULT now(),
   expires_at       timestamptz NOT NULL,
   status           text        NOT NULL DEFAULT 'pending'

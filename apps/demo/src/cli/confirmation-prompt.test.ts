@@ -32,7 +32,7 @@ const request: TerminalConfirmationRequest = {
   identity: "probe.delete_branch",
   title: "Delete\u001b[2J a branch",
   annotations: { destructiveHint: true, openWorldHint: true },
-  argumentPreview: '{"branch":"main\u001b]52;c;cHduZWQ=\u0007","force":true}',
+  argumentsPreview: '{"branch":"main\u001b]52;c;cHduZWQ=\u0007","force":true}',
 };
 
 const signal = () => new AbortController().signal;

@@ -20,7 +20,7 @@ export interface TerminalConfirmationRequest {
       }
     | undefined;
   /** The cleaned, bounded argument preview. */
-  argumentPreview: string;
+  argumentsPreview: string;
 }
 
 /** The answer typed at the terminal. */
@@ -56,7 +56,7 @@ export function describeAnnotations(annotations: TerminalConfirmationRequest["an
 /** The lines shown before the question (exported for tests). */
 export function confirmationLines(request: TerminalConfirmationRequest): string[] {
   const title = request.title ? ` — "${terminalSafe(request.title, 200)}"` : "";
-  const preview = terminalSafe(request.argumentPreview, MAX_PREVIEW)
+  const preview = terminalSafe(request.argumentsPreview, MAX_PREVIEW)
     .split("\n")
     .map((line, i) => (i === 0 ? line : `               ${line}`))
     .join("\n");

@@ -30,7 +30,7 @@ export interface ConfirmationView {
   title: string | null;
   annotations: ConfirmationAnnotations;
   /** The arguments for the person (bounded, escapes made visible, roster secrets redacted). */
-  argumentPreview: string;
+  argumentsPreview: string;
   /** The tool definition's fingerprint the answer is bound to. */
   fingerprint: string;
   status: ConfirmationStatus;
@@ -83,7 +83,7 @@ export function confirmationView(record: ConfirmationRecord): ConfirmationView {
     toolName: record.toolName,
     title: record.title,
     annotations: record.annotations,
-    argumentPreview: record.argumentPreview,
+    argumentsPreview: record.argumentsPreview,
     fingerprint: record.fingerprint,
     status: record.status,
     scope: record.scope,

@@ -37,7 +37,7 @@ export interface NewConfirmation {
   /** Hash of identity + canonical arguments + definition fingerprint: the decision is only for this. */
   binding: string;
   /** The arguments for the person: bounded, escapes made visible, roster secrets redacted. */
-  argumentPreview: string;
+  argumentsPreview: string;
 }
 
 /** A stored confirmation. */

@@ -48,7 +48,7 @@ export async function seedAwaitingRun(
         annotations: { readOnlyHint: false },
         fingerprint: "fp-seeded",
         binding: `binding-${call.callId}`,
-        argumentPreview: '{"text":"hello"}',
+        argumentsPreview: '{"text":"hello"}',
         ...call,
       },
       options.ttlMs ?? 3_600_000,

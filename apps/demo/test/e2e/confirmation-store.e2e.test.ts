@@ -48,7 +48,7 @@ function request(runIdValue: string, callId: string): NewConfirmation {
     annotations: { destructiveHint: true },
     fingerprint: "fp-1",
     binding: `binding-${callId}`,
-    argumentPreview: '{"branch":"main"}',
+    argumentsPreview: '{"branch":"main"}',
   };
 }
 

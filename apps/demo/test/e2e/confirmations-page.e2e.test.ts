@@ -22,7 +22,7 @@ beforeAll(async () => {
   const seed = { folder: realpathSync(join(roster.base, "proj")), configPath: realpathSync(roster.config) };
   runAllow = await seedAwaitingRun(roster.stateDir, {
     ...seed,
-    calls: [{ callId: "call-1", argumentPreview: HOSTILE_PREVIEW, annotations: { destructiveHint: true } }],
+    calls: [{ callId: "call-1", argumentsPreview: HOSTILE_PREVIEW, annotations: { destructiveHint: true } }],
   });
   runDeny = await seedAwaitingRun(roster.stateDir, { ...seed, calls: [{ callId: "call-2" }] });
   served = await startServe(

@@ -29,7 +29,7 @@ beforeAll(async () => {
   };
   runA = await seedAwaitingRun(roster.stateDir, {
     ...seed,
-    calls: [{ callId: "call-a1", argumentPreview: HOSTILE_PREVIEW }, { callId: "call-a2" }],
+    calls: [{ callId: "call-a1", argumentsPreview: HOSTILE_PREVIEW }, { callId: "call-a2" }],
   });
   runB = await seedAwaitingRun(roster.stateDir, { ...seed, calls: [{ callId: "call-b1" }] });
   served = await startServe(
@@ -67,7 +67,7 @@ describe("confirmations over REST", () => {
     expect(hostile).toMatchObject({
       identity: "local-tools.echo",
       status: "pending",
-      argumentPreview: HOSTILE_PREVIEW,
+      argumentsPreview: HOSTILE_PREVIEW,
       links: { answer: `/api/v1/runs/${runA}/confirmations/call-a1` },
     });
     expect((await api("GET", "/api/v1/confirmations?limit=0")).status).toBe(400);

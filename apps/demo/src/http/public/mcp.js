@@ -558,7 +558,7 @@
         h("dd", {}, h("time", { datetime: item.expiresAt }, formatTime(item.expiresAt))),
       ),
       h("p", { class: "muted" }, "Arguments:"),
-      h("pre", { "data-field": "preview" }, item.argumentPreview),
+      h("pre", { "data-field": "preview" }, item.argumentsPreview),
       h("div", { class: "actions" }, button("allow", "Allow"), button("deny", "Deny")),
     );
   }

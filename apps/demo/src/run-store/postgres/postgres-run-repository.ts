@@ -136,7 +136,7 @@ interface ConfirmationRow {
   annotations: ConfirmationRecord["annotations"];
   fingerprint: string;
   binding: string;
-  argument_preview: string;
+  arguments_preview: string;
   requested_at: Date;
   expires_at: Date;
   status: ConfirmationRecord["status"];
@@ -147,7 +147,7 @@ interface ConfirmationRow {
 }
 
 const CONFIRMATION_COLUMNS =
-  "run_id, call_id, agent, identity, server_name, tool_name, title, annotations, fingerprint, binding, argument_preview, requested_at, expires_at, status, scope, reason, answered_at, answered_by";
+  "run_id, call_id, agent, identity, server_name, tool_name, title, annotations, fingerprint, binding, arguments_preview, requested_at, expires_at, status, scope, reason, answered_at, answered_by";
 
 function toConfirmation(row: ConfirmationRow): ConfirmationRecord {
   return {
@@ -161,7 +161,7 @@ function toConfirmation(row: ConfirmationRow): ConfirmationRecord {
     annotations: row.annotations,
     fingerprint: row.fingerprint,
     binding: row.binding,
-    argumentPreview: row.argument_preview,
+    argumentsPreview: row.arguments_preview,
     requestedAt: row.requested_at.toISOString(),
     expiresAt: row.expires_at.toISOString(),
     status: row.status,
@@ -764,7 +764,7 @@ export class PostgresRunRepository implements RunRepository {
     const { rows } = await this.#pool.query<ConfirmationRow>(
       `WITH inserted AS (
          INSERT INTO confirmations (run_id, call_id, agent, identity, server_name, tool_name, title, annotations,
-                                    fingerprint, binding, argument_preview, expires_at)
+                                    fingerprint, binding, arguments_preview, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11,
                  now() + make_interval(secs => $12::double precision))
          ON CONFLICT (run_id, call_id) DO NOTHING
@@ -785,7 +785,7 @@ export class PostgresRunRepository implements RunRepository {
         toJsonb(c.annotations),
         toText(c.fingerprint),
         toText(c.binding),
-        toText(c.argumentPreview),
+        toText(c.argumentsPreview),
         ttlMs / 1000,
       ],
     );
