@@ -4,15 +4,19 @@
 import { randomUUID } from "node:crypto";
 import type { NewConfirmation } from "../../src/run-store/confirmations.js";
 import { FileRunRepository } from "../../src/run-store/file-run-repository.js";
-import type { StoredRun } from "../../src/run-store/run-repository.js";
+import { openPostgresRunRepository } from "../../src/run-store/postgres/postgres-run-repository.js";
+import type { RunRepository, StoredRun } from "../../src/run-store/run-repository.js";
 
 /** A preview that would be markup, an escape sequence and a fake prompt if it were not kept as text. */
 export const HOSTILE_PREVIEW =
   '{"branch":"<img src=x onerror=\\"document.title=\'pwned\'\\"><b>main</b>","note":"\u001b[2J\u001b]52;c;cHduZWQ=\u0007"}';
 
-/** Save a run awaiting confirmation of `calls` in `stateDir`; resolves with its id. */
+/**
+ * Save a run awaiting confirmation of `calls` in `store` (a files state folder, or `{ databaseUrl }`:
+ * the PostgreSQL store, migrated if needed); resolves with its id.
+ */
 export async function seedAwaitingRun(
-  stateDir: string,
+  store: string | { databaseUrl: string },
   options: {
     folder: string;
     configPath: string;
@@ -20,7 +24,10 @@ export async function seedAwaitingRun(
     ttlMs?: number;
   },
 ): Promise<string> {
-  const repo = new FileRunRepository(stateDir);
+  const repo: RunRepository =
+    typeof store === "string"
+      ? new FileRunRepository(store)
+      : await openPostgresRunRepository({ databaseUrl: store.databaseUrl, instanceId: "test-seed" });
   const id = randomUUID();
   const now = new Date().toISOString();
   const run: StoredRun = {
