@@ -11,6 +11,8 @@ import { join, resolve } from "node:path";
 import {
   createMCPToolkit,
   MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+  MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_DEFINITION_CHANGED,
   MCP_TOOL_SEARCH,
@@ -421,6 +423,38 @@ function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
       tools: event.identities,
       limit: event.limit,
       reason: event.reason,
+    });
+  });
+  // Confirmations: who was asked about which call, what they decided, who answered and how long it
+  // waited — never the arguments (the preview is only shown to the person asked).
+  executor.events.on(MCP_TOOL_CALL_CONFIRMATION_REQUESTED, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+      tool: event.identity,
+      server: event.serverName,
+      agent: event.agent,
+      callId: event.callId,
+      runId: event.runId,
+      basis: event.basis,
+      fingerprint: event.fingerprint,
+      asked: event.asked,
+    });
+  });
+  executor.events.on(MCP_TOOL_CALL_CONFIRMATION_RESOLVED, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
+      tool: event.identity,
+      server: event.serverName,
+      agent: event.agent,
+      callId: event.callId,
+      runId: event.runId,
+      decision: event.decision,
+      scope: event.scope,
+      source: event.source,
+      answeredBy: event.answeredBy,
+      waitedMs: event.waitedMs,
     });
   });
   executor.events.on(MCP_TOOL_DEFINITION_CHANGED, (event) => {

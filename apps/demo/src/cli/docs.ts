@@ -80,6 +80,17 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
   if (process.stdin.isTTY && process.stderr.isTTY) {
     const { terminalElicitation } = await import("./elicitation-prompt.js");
     options.elicitation = terminalElicitation({ input: process.stdin, output: process.stderr });
+    // ... and to confirm calls that need it (a `confirm` grant); otherwise those calls are refused.
+    const { terminalConfirmation } = await import("./confirmation-prompt.js");
+    const ask = terminalConfirmation({ input: process.stdin, output: process.stderr });
+    options.confirmation = {
+      kind: "ask",
+      confirm: async (request, context) => {
+        // The live progress line is finished first, so the question starts on a line of its own.
+        progress.done();
+        return { ...(await ask(request, context)), answeredBy: "terminal" };
+      },
+    };
   }
   // Tracing (OTLP with --otel or OTEL_* variables, LangSmith with LANGSMITH_*): loads nothing when off.
   const { startTracing } = await import("../tracing/tracing.js");

@@ -96,6 +96,10 @@ export function confirmationView(record: ConfirmationRecord): ConfirmationView {
   };
 }
 
+/** Retries of a resume refused because the run's previous job is still ending. */
+const RESUME_RETRIES = 5;
+const RESUME_RETRY_MS = 400;
+
 /** Answers confirmations and resumes the runs waiting for them. `close()` stops the expiry sweep. */
 export class ConfirmationDesk {
   readonly ttlMs: number;
@@ -241,8 +245,18 @@ export class ConfirmationDesk {
     runId: string,
   ): Promise<{ resumed: boolean; error: { code: string; message: string } | null }> {
     try {
-      await this.#runs.resume(runId, {});
-      return { resumed: true, error: null };
+      // The run's last job may be finishing on its instance for a moment after the run stopped (its
+      // queue reservation is cleared right after): a few short retries bridge that.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.#runs.resume(runId, {});
+          return { resumed: true, error: null };
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === "RUN_ACTIVE") || attempt >= RESUME_RETRIES)
+            throw error;
+          await new Promise((resolve) => setTimeout(resolve, RESUME_RETRY_MS));
+        }
+      }
     } catch (error) {
       const api = error instanceof ApiError ? error : undefined;
       const failure = {

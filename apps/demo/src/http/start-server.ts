@@ -179,6 +179,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     maxRuns,
     ...(queue ? { queue } : {}),
     ...(queuedRuns ? { queuedRuns } : {}),
+    ...(options.confirmationTtlMs !== undefined ? { confirmationTtlMs: options.confirmationTtlMs } : {}),
     warn,
   });
   const confirmations = new ConfirmationDesk({
@@ -188,6 +189,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.confirmationTtlMs !== undefined ? { ttlMs: options.confirmationTtlMs } : {}),
     ...(options.confirmationSweepMs !== undefined ? { sweepMs: options.confirmationSweepMs } : {}),
   });
+  runs.onAwaiting = (runId) => confirmations.afterAwaiting(runId);
   const healthIntervalMs = options.healthIntervalMs ?? DEFAULT_HEALTH_INTERVAL_MS;
   let stopping = false;
   let allowedHosts: Set<string> | undefined;

@@ -355,6 +355,10 @@
         return `${d.identity} waits for a person's confirmation (see "Waiting for confirmation")`;
       case "confirmation_resolved":
         return `${d.identity} ${d.status === "expired" ? "not confirmed in time: denied" : d.decision === "allow" ? "allowed" : "denied"}${d.answeredBy ? ` by ${d.answeredBy}` : ""}`;
+      case "MCP_TOOL_CALL_CONFIRMATION_REQUESTED":
+        return `? ${d.identity} needs a person's confirmation`;
+      case "MCP_TOOL_CALL_CONFIRMATION_RESOLVED":
+        return `${d.decision === "allow" ? "✓" : "✗"} ${d.identity} ${d.decision === "allow" ? "confirmed" : "not confirmed"} (${d.source})`;
       case "elicitation_declined":
         return `server ${d.server} asked for input (${d.mode} mode); declined (nobody at a terminal to answer)`;
       case "run_finished":
