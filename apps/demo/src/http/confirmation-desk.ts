@@ -33,6 +33,8 @@ export interface ConfirmationView {
   argumentsPreview: string;
   /** The tool definition's fingerprint the answer is bound to. */
   fingerprint: string;
+  /** SHA-256 over the run, agent, identity, tool definition and arguments: the answer is for this only. */
+  binding: string;
   status: ConfirmationStatus;
   scope: ConfirmationScope | null;
   reason: string | null;
@@ -85,6 +87,7 @@ export function confirmationView(record: ConfirmationRecord): ConfirmationView {
     annotations: record.annotations,
     argumentsPreview: record.argumentsPreview,
     fingerprint: record.fingerprint,
+    binding: record.binding,
     status: record.status,
     scope: record.scope,
     reason: record.reason,

@@ -2,6 +2,7 @@
 // pending confirmations, written through the app's own store (what a paused run leaves behind), and a
 // small JSON client for the REST API.
 import { randomUUID } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { NewConfirmation } from "../../src/run-store/confirmations.js";
 import { FileRunRepository } from "../../src/run-store/file-run-repository.js";
 import { openPostgresRunRepository } from "../../src/run-store/postgres/postgres-run-repository.js";
@@ -90,4 +91,24 @@ export async function callApi(
     // not JSON: the caller asserts on `text`
   }
   return { status: response.status, json, text };
+}
+
+/** The tool the confirm rosters put under `confirm:` (the offline model calls it in its first round). */
+export const CONFIRMED_TOOL = "filesystem.directory_tree";
+
+/**
+ * Make a `tempRoster()` file grant the Documentation agent its tools with `confirm:` on CONFIRMED_TOOL
+ * (deny > confirm > allow, so that one tool needs a person's confirmation; the rest is allowed).
+ */
+export function requireConfirmation(config: string): void {
+  const text = readFileSync(config, "utf8");
+  const grant = "  documentation: [filesystem.*, sequential-thinking.*]\n";
+  if (!text.includes(grant)) throw new Error(`no documentation grant to change in ${config}`);
+  writeFileSync(
+    config,
+    text.replace(
+      grant,
+      `  documentation:\n    allow: [filesystem.*, sequential-thinking.*]\n    confirm: [${CONFIRMED_TOOL}]\n`,
+    ),
+  );
 }
