@@ -683,6 +683,11 @@ export class MCPToolExecutor {
     this.#warned.clear();
   }
 
+  /** Confirmation requests one run may make (the `maxConfirmationsPerRun` option). */
+  get maxConfirmationsPerRun(): number {
+    return this.#maxConfirmationsPerRun;
+  }
+
   /** The permission policy every call is checked against. */
   get policy(): MCPPermissionPolicy {
     return this.#policy;
