@@ -78,7 +78,7 @@ async function requestApproval(tools: Awaited<ReturnType<typeof toAISDKTools>>) 
 }
 
 function respond(
-  first: Awaited<ReturnType<typeof generateText>>,
+  first: { response: { messages: ModelMessage[] } },
   approvalId: string,
   approved: boolean,
   edit?: (messages: ModelMessage[]) => void,
