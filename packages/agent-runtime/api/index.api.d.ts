@@ -647,6 +647,7 @@ declare class MCPToolExecutor {
     }): void;
     warn(warning: DistributiveOmit<MCPWarningEvent, "type" | "timestamp">): void;
     resetWarnings(): void;
+    get maxConfirmationsPerRun(): number;
     get policy(): MCPPermissionPolicy;
     usePolicy(policy: MCPPermissionPolicy): void;
     inputSchemaOf(tool: MCPToolDescriptor): ModelToolInputSchema;

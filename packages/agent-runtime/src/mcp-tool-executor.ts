@@ -368,7 +368,13 @@ interface AccessBase {
 type MCPPermissionDeniedErrorOptions = ConstructorParameters<typeof MCPPermissionDeniedError>[0];
 
 /** A policy decision, or the deny-by-default answer for a policy that cannot decide resources or prompts. */
-type AccessDecision = { allowed: boolean; reason: string; matchedPattern?: string; resourceUri?: string };
+type AccessDecision = {
+  allowed: boolean;
+  reason: string;
+  matchedPattern?: string;
+  resourceUri?: string;
+  confirmation?: string;
+};
 
 function renderedFields(rendered: RenderedToolResult) {
   return { text: rendered.text, truncated: rendered.truncated, originalLength: rendered.originalLength };
@@ -681,6 +687,11 @@ export class MCPToolExecutor {
   /** Forget the warnings given, so that each is given again (the toolkit calls it after a discovery). */
   resetWarnings(): void {
     this.#warned.clear();
+  }
+
+  /** Confirmation requests one run may make (the `maxConfirmationsPerRun` option). */
+  get maxConfirmationsPerRun(): number {
+    return this.#maxConfirmationsPerRun;
   }
 
   /** The permission policy every call is checked against. */
@@ -1106,11 +1117,21 @@ export class MCPToolExecutor {
     event: typeof MCP_RESOURCE_READ | typeof MCP_PROMPT_GET,
     base: AccessBase,
     started: number,
-    decision: AccessDecision,
+    given: AccessDecision,
     subject: Pick<MCPPermissionDeniedErrorOptions, "kind" | "identity" | "uri" | "promptName">,
     request: () => Promise<R>,
     redact?: string,
   ): Promise<R> {
+    let decision = given;
+    if (decision.allowed && decision.confirmation) {
+      // A confirm pattern of resources or prompts: a read or prompt request cannot ask a person yet, so it
+      // is refused (never made without the confirmation its grant asks for).
+      decision = {
+        allowed: false,
+        reason: `${decision.reason}; resource reads and prompt requests that need a person's confirmation are refused (they cannot be confirmed yet): grant them with allow, or leave them out`,
+        ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
+      };
+    }
     if (!decision.allowed) {
       const denied = new MCPPermissionDeniedError({
         agent: base.agent,

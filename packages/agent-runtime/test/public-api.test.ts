@@ -89,6 +89,8 @@ describe("public API", () => {
     `);
     expect(Object.keys(aiSdk).sort()).toMatchInlineSnapshot(`
       [
+        "confirmationRunOf",
+        "memoryApprovalBindingStore",
         "reportInvalidToolCalls",
         "stopAfterToolRounds",
         "toAISDKTools",

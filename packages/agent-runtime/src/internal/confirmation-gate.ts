@@ -107,6 +107,31 @@ export function checkRun(run: unknown): MCPConfirmationRun | undefined {
   return r as MCPConfirmationRun;
 }
 
+/** The REQUESTED event (also for requests made elsewhere: the AI SDK's approval flow). */
+export function reportRequested(
+  events: MCPEventDispatcher,
+  call: GateCall,
+  runId: string | undefined,
+  basis: MCPConfirmationBasis,
+  fingerprint: string,
+  asked: boolean,
+): void {
+  if (events.listenerCount(MCP_TOOL_CALL_CONFIRMATION_REQUESTED) === 0) return;
+  events.emit(MCP_TOOL_CALL_CONFIRMATION_REQUESTED, {
+    type: MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+    identity: call.identity,
+    serverName: call.serverName,
+    toolName: call.toolName,
+    agent: call.agent,
+    callId: call.callId,
+    timestamp: isoNow(),
+    ...(runId !== undefined ? { runId } : {}),
+    basis,
+    fingerprint,
+    asked,
+  });
+}
+
 function isoNow(): string {
   return new Date().toISOString();
 }
@@ -281,21 +306,14 @@ export async function settleConfirmation(
     requestedAt: isoNow(),
   };
   const handler = input.handler;
-  if (settings.events.listenerCount(MCP_TOOL_CALL_CONFIRMATION_REQUESTED) > 0) {
-    settings.events.emit(MCP_TOOL_CALL_CONFIRMATION_REQUESTED, {
-      type: MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
-      identity: call.identity,
-      serverName: call.serverName,
-      toolName: call.toolName,
-      agent: call.agent,
-      callId: call.callId,
-      timestamp: request.requestedAt,
-      ...(run ? { runId: run.runId } : {}),
-      basis: input.basis,
-      fingerprint: input.fingerprint,
-      asked: handler !== undefined && !input.defer,
-    });
-  }
+  reportRequested(
+    settings.events,
+    call,
+    run?.runId,
+    input.basis,
+    input.fingerprint,
+    handler !== undefined && !input.defer,
+  );
   if (!handler || input.defer) {
     // Deferred: the request stays open (no RESOLVED yet); the answer comes with a later call.
     if (!input.defer) resolved(settings, call, run, "deny", "call", "no-handler", 0);
