@@ -1,30 +1,39 @@
-// The /mcp page's "Waiting for confirmation" in a real browser (Debian's Chromium, playwright-core): the
-// pending calls grouped per run with their preview — markup in it stays text, nothing runs —, and Allow /
-// Deny answering them: the list empties, the run continues and finishes.
+// The /mcp page's "Waiting for confirmation" in a real browser (Debian's Chromium, playwright-core), over
+// `agentforge serve` with a roster whose grant puts `filesystem.directory_tree` under `confirm:`. A run
+// started from the page stops for the confirmation; it is listed under its run with the preview — markup
+// in a preview stays text, nothing runs —; Allow → the run continues and finishes; Deny → the model gets
+// the refusal (its narrower retries are asked and denied too) and the run finishes.
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./browser-fixtures.js";
-import { callApi, HOSTILE_PREVIEW, seedAwaitingRun } from "./confirmation-fixtures.js";
+import {
+  CONFIRMED_TOOL,
+  callApi,
+  HOSTILE_PREVIEW,
+  requireConfirmation,
+  seedAwaitingRun,
+} from "./confirmation-fixtures.js";
 import { type Roster, type Served, startServe, tempRoster } from "./mcp-fixtures.js";
+
+const POLL = { timeout: 120_000, interval: 250 };
 
 let roster: Roster;
 let served: Served;
 let context: BrowserContext | undefined;
 let page: Page;
-let runAllow: string;
-let runDeny: string;
+let seeded: string;
 const problems: string[] = [];
 
 beforeAll(async () => {
   roster = await tempRoster();
-  const seed = { folder: realpathSync(join(roster.base, "proj")), configPath: realpathSync(roster.config) };
-  runAllow = await seedAwaitingRun(roster.stateDir, {
-    ...seed,
+  requireConfirmation(roster.config);
+  seeded = await seedAwaitingRun(roster.stateDir, {
+    folder: realpathSync(join(roster.base, "proj")),
+    configPath: realpathSync(roster.config),
     calls: [{ callId: "call-1", argumentsPreview: HOSTILE_PREVIEW, annotations: { destructiveHint: true } }],
   });
-  runDeny = await seedAwaitingRun(roster.stateDir, { ...seed, calls: [{ callId: "call-2" }] });
   served = await startServe(
     [
       "--port",
@@ -54,54 +63,86 @@ afterAll(async () => {
   roster?.cleanup();
 });
 
-const item = (runId: string) => page.locator(`li.confirmation[data-run="${runId}"]`);
+const items = (runId: string) => page.locator(`li.confirmation[data-run="${runId}"]`);
+const runOf = async (id: string) => (await callApi(served.url, "GET", `/api/v1/runs/${id}`)).json;
 
-async function runStatus(id: string): Promise<unknown> {
-  return (await callApi(served.url, "GET", `/api/v1/runs/${id}`)).json.status;
+/** Start a docs run with the page's form; resolves with its id once it waits for a confirmation. */
+async function startFromPage(): Promise<string> {
+  await page.locator("#run-folder").fill("proj");
+  await page.getByRole("button", { name: "Start docs run" }).click();
+  let id = "";
+  await expect
+    .poll(async () => {
+      id = /Run ([0-9a-f-]{36})/.exec((await page.locator("#run-status").textContent()) ?? "")?.[1] ?? "";
+      return id !== "" && (await items(id).count()) > 0;
+    }, POLL)
+    .toBe(true);
+  return id;
 }
 
 describe("confirmations on the /mcp page", () => {
-  it("lists each run's pending call with its preview as text (no markup, no script)", async () => {
+  it("lists a pending call under its run with the preview as text (no markup, no script)", async () => {
     await page.goto(`${served.url}/mcp`);
-    await item(runAllow).waitFor();
+    await items(seeded).first().waitFor();
     await expect(
-      page.locator(`section.confirmation-run[data-run="${runAllow}"] h3`).textContent(),
-    ).resolves.toBe(`Run ${runAllow}`);
-    const preview = await item(runAllow).locator('[data-field="preview"]').textContent();
+      page.locator(`section.confirmation-run[data-run="${seeded}"] h3`).textContent(),
+    ).resolves.toBe(`Run ${seeded}`);
+    const preview = await items(seeded).locator('[data-field="preview"]').textContent();
     expect(preview).toContain("<img src=x onerror=");
     expect(preview).toContain("<b>main</b>");
     expect(await page.locator("#confirmations img, #confirmations b").count()).toBe(0);
-    await expect(item(runAllow).locator('[data-field="annotations"]').textContent()).resolves.toContain(
+    await expect(items(seeded).locator('[data-field="annotations"]').textContent()).resolves.toContain(
       "destructive",
     );
     expect(await page.title()).toBe("MCP servers · agentforge");
+  });
+
+  it("a run started on the page stops for the confirmation; Allow → it continues and finishes", {
+    timeout: 200_000,
+  }, async () => {
+    const id = await startFromPage();
+    await expect(items(id).first().locator("strong").textContent()).resolves.toBe(CONFIRMED_TOOL);
+    await items(id)
+      .first()
+      .getByRole("button", { name: `Allow ${CONFIRMED_TOOL} (run ${id})` })
+      .click();
+    await expect.poll(async () => (await runOf(id)).status, POLL).toBe("finished");
+    await expect.poll(() => items(id).count(), POLL).toBe(0);
+    // The page follows the resumed run to its end.
+    await expect.poll(() => page.locator("#run-status").textContent(), POLL).toContain(`Run ${id}: finished`);
     await expect(
-      item(runDeny)
-        .getByRole("button", { name: /^Deny local-tools\.echo/ })
+      page.locator('#run-log li[data-event="MCP_TOOL_CALL_CONFIRMATION_RESOLVED"]').count(),
+    ).resolves.toBeGreaterThan(0);
+    const calls = (await runOf(id)).calls as Array<{ identity: string; ok: boolean }>;
+    expect(calls.filter((c) => c.identity === CONFIRMED_TOOL)).toEqual([
+      expect.objectContaining({ ok: true }),
+    ]);
+  });
+
+  it("Deny → the model gets the refusal and the run finishes", { timeout: 200_000 }, async () => {
+    const id = await startFromPage();
+    await expect
+      .poll(async () => {
+        const run = await runOf(id);
+        const deny = items(id)
+          .first()
+          .getByRole("button", { name: `Deny ${CONFIRMED_TOOL} (run ${id})` });
+        if (run.status === "awaiting_confirmation" && (await deny.count()) > 0 && (await deny.isEnabled()))
+          await deny.click();
+        return run.status;
+      }, POLL)
+      .toBe("finished");
+    const calls = (await runOf(id)).calls as Array<{ identity: string; ok: boolean; errorCode?: string }>;
+    const tree = calls.filter((c) => c.identity === CONFIRMED_TOOL);
+    expect(tree.length).toBeGreaterThan(0);
+    expect(tree.every((c) => !c.ok && c.errorCode === "CONFIRMATION_DENIED")).toBe(true);
+    await expect.poll(() => page.locator("#run-status").textContent(), POLL).toContain(`Run ${id}: finished`);
+    await expect(
+      page
+        .locator('#run-log li[data-event="MCP_TOOL_CALL_FAILED"]')
+        .filter({ hasText: "CONFIRMATION_DENIED" })
         .count(),
-    ).resolves.toBe(1);
-  });
-
-  it("Allow answers it: the item leaves the list and the run finishes", async () => {
-    await item(runAllow)
-      .getByRole("button", { name: `Allow local-tools.echo (run ${runAllow})` })
-      .click();
-    await expect.poll(() => item(runAllow).count(), { timeout: 30_000 }).toBe(0);
-    await expect.poll(() => page.locator("#confirmations-status").textContent()).toContain("allowed");
-    await expect.poll(() => runStatus(runAllow), { timeout: 120_000, interval: 250 }).toBe("finished");
-  });
-
-  it("Deny answers it: the run continues and finishes too", async () => {
-    await item(runDeny)
-      .getByRole("button", { name: `Deny local-tools.echo (run ${runDeny})` })
-      .click();
-    await expect.poll(() => item(runDeny).count(), { timeout: 30_000 }).toBe(0);
-    await expect.poll(() => runStatus(runDeny), { timeout: 120_000, interval: 250 }).toBe("finished");
-    const confirmations = (await callApi(served.url, "GET", "/api/v1/confirmations")).json.confirmations;
-    expect(confirmations).toEqual([]);
-    await expect(page.locator("#confirmations-summary").textContent()).resolves.toBe(
-      "Nothing is waiting for confirmation.",
-    );
+    ).resolves.toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
 });
