@@ -8,7 +8,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../src/run-store/postgres/test-database.js";
-import { callApi, seedAwaitingRun } from "./confirmation-fixtures.js";
+import { CONFIRMED_TOOL, callApi, requireConfirmation, seedAwaitingRun } from "./confirmation-fixtures.js";
 import { type Roster, readSse, type Served, startServe, tempRoster } from "./mcp-fixtures.js";
 
 const skipReason = process.env.TEST_DATABASE_URL
@@ -19,20 +19,22 @@ if (skipReason) console.warn(`confirmations-service e2e tests skipped: ${skipRea
 const POLL = { timeout: 170_000, interval: 250 };
 
 let roster: Roster;
+/** The roster with a `confirm:` grant (its runs stop for a person's confirmation). */
+let confirming: Roster;
 let db: TestDatabase;
 const started: Served[] = [];
 
-async function instance(name: string, extra: string[] = []): Promise<Served> {
+async function instance(name: string, extra: string[] = [], on: Roster = roster): Promise<Served> {
   const served = await startServe(
     [
       "--port",
       "0",
       "--config",
-      roster.config,
+      on.config,
       "--state-dir",
-      join(roster.dir, `state-${name}`),
+      join(on.dir, `state-${name}`),
       "--allowed-base",
-      roster.base,
+      on.base,
       "--no-check",
       "--health-interval",
       "0",
@@ -65,6 +67,8 @@ const statusOf = async (at: Served, id: string) =>
 describe.skipIf(skipReason !== undefined)("confirmations across serve instances (PostgreSQL)", () => {
   beforeAll(async () => {
     roster = await tempRoster();
+    confirming = await tempRoster();
+    requireConfirmation(confirming.config);
     db = await createTestDatabase();
   }, 120_000);
   afterEach(async () => {
@@ -73,6 +77,7 @@ describe.skipIf(skipReason !== undefined)("confirmations across serve instances 
   afterAll(async () => {
     await db?.drop();
     roster?.cleanup();
+    confirming?.cleanup();
   });
 
   it("is listed on every instance; of two answers at once on A and B one counts; the run finishes", {
@@ -98,6 +103,38 @@ describe.skipIf(skipReason !== undefined)("confirmations across serve instances 
     const { events } = await readSse(`${b.url}/api/v1/runs/${id}/events`, { timeoutMs: 60_000 });
     expect(events.filter((e) => e.event === "confirmation_resolved")).toHaveLength(1);
     expect(events.at(-1)?.data).toMatchObject({ type: "run_finished", status: "finished" });
+  });
+
+  it("a run stopped for a confirmation on A (then stopped) is confirmed on B, which finishes it", {
+    timeout: 300_000,
+  }, async () => {
+    const a = await instance("real-a", [], confirming);
+    const aId = /; instance ([0-9a-f-]{36});/.exec(a.stderr())?.[1];
+    const created = await callApi(a.url, "POST", "/api/v1/runs", { body: { folder: "proj" } });
+    expect(created.status).toBe(202);
+    const id = created.json.id as string;
+    await expect.poll(() => statusOf(a, id), POLL).toBe("awaiting_confirmation");
+    expect((await callApi(a.url, "GET", `/api/v1/runs/${id}`)).json.ownerInstance).toBe(aId);
+    const b = await instance("real-b", [], confirming);
+    const bId = /; instance ([0-9a-f-]{36});/.exec(b.stderr())?.[1];
+    // A goes away: what waits is in the database, not in A.
+    expect(await a.stop()).toBe(0);
+    const list = (await callApi(b.url, "GET", "/api/v1/confirmations")).json.confirmations as Array<{
+      runId: string;
+      identity: string;
+      links: { answer: string };
+    }>;
+    const pending = list.find((c) => c.runId === id);
+    expect(pending?.identity).toBe(CONFIRMED_TOOL);
+    const answer = await callApi(b.url, "POST", pending?.links.answer ?? "", { body: { decision: "allow" } });
+    expect(answer.status).toBe(202);
+    await expect.poll(() => statusOf(b, id), POLL).toBe("finished");
+    const run = (await callApi(b.url, "GET", `/api/v1/runs/${id}`)).json;
+    expect(run.ownerInstance).toBe(bId);
+    const tree = (run.calls as Array<{ identity: string; ok: boolean }>).filter(
+      (c) => c.identity === CONFIRMED_TOOL,
+    );
+    expect(tree).toEqual([expect.objectContaining({ ok: true })]);
   });
 
   it("survives a restart while the confirmation is pending", { timeout: 300_000 }, async () => {
