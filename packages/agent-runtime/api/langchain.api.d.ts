@@ -25,15 +25,21 @@ interface InvokeWithToolsOptions {
     onToolSearch?: (record: MCPToolSearchRecord) => void;
     maxTools?: number;
     degraded?: boolean;
+    confirmations?: "ask" | "pause";
+    confirmationAnswers?: readonly ToolLoopConfirmationAnswer[];
+    runId?: string;
 }
 
 // InvokeWithToolsResult
 interface InvokeWithToolsResult {
+    status: "finished" | "awaiting_confirmation";
     message: AIMessage;
     transcript: StoredMessage[];
     calls: ToolCallRecord[];
     rounds: number;
     toolSearch?: MCPToolSearchState;
+    pending?: MCPConfirmationRequest[];
+    state?: ToolLoopState;
 }
 
 // LangChainToolMedia
@@ -47,6 +53,13 @@ interface ToLangChainToolsOptions {
     nameMap?: MCPToolNameMap;
     media?: LangChainToolMedia;
     onProgress?: (progress: MCPToolProgress) => void;
+    callOptions?: (call: {
+        identity: string;
+        toolCallId: string | undefined;
+    }) => Pick<MCPExecuteOptions, "confirmationRun" | "confirmation" | "confirm" | "deferConfirmation">;
+    onConfirmationPending?: (request: MCPConfirmationRequest, call: {
+        toolCallId: string | undefined;
+    }) => void;
 }
 
 // ToolCallRecord
@@ -60,6 +73,25 @@ interface ToolCallRecord {
     errorCode?: string;
 }
 
+// ToolLoopConfirmationAnswer
+interface ToolLoopConfirmationAnswer extends MCPConfirmationDecision {
+    callId: string;
+}
+
+// ToolLoopPending
+interface ToolLoopPending {
+    results: StoredMessage[];
+    confirmations: ToolLoopPendingCall[];
+}
+
+// ToolLoopPendingCall
+interface ToolLoopPendingCall {
+    toolCallId: string;
+    modelName: string;
+    request: MCPConfirmationRequest;
+    answer?: MCPConfirmationDecision;
+}
+
 // ToolLoopState
 interface ToolLoopState {
     messages: StoredMessage[];
@@ -67,4 +99,6 @@ interface ToolLoopState {
     calls: ToolCallRecord[];
     finished: boolean;
     toolSearch?: MCPToolSearchState;
+    confirmation?: MCPConfirmationRun;
+    pending?: ToolLoopPending;
 }

@@ -1,6 +1,7 @@
 import type { MCPClientErrorCode } from "@agentforge/mcp-client";
 import { type MCPConfigErrorCode, MCPError } from "@agentforge/mcp-config";
 import type { MCPPermissionsErrorCode } from "@agentforge/mcp-permissions";
+import type { MCPConfirmationRequest } from "./confirmation.js";
 
 /** Codes of the errors this package exports. */
 export type MCPRuntimeErrorCode =
@@ -19,7 +20,13 @@ export type MCPRuntimeErrorCode =
   /** A run used up its tool searches (`max_searches`); the search was not made. */
   | "SEARCH_LIMIT_REACHED"
   /** The tool ranker failed (e.g. a custom ranker threw); nothing was found. */
-  | "SEARCH_FAILED";
+  | "SEARCH_FAILED"
+  /** The call needs a person's confirmation and none could be asked (or the run waits for one). */
+  | "CONFIRMATION_REQUIRED"
+  /** The person said no, the confirmation failed or timed out, or an answer was for another call. */
+  | "CONFIRMATION_DENIED"
+  /** The run made too many confirmation requests (a looping model); the call was not made. */
+  | "CONFIRMATION_LIMIT_REACHED";
 
 /**
  * Every code an error of the @agentforge packages can have — config, client, permissions and runtime —
@@ -179,5 +186,58 @@ export class MCPToolSearchError extends MCPError<"SEARCH_LIMIT_REACHED" | "SEARC
   ) {
     super(message, { code: options.code, cause: options.cause });
     this.agent = options.agent;
+  }
+}
+
+/** The codes of `MCPConfirmationError`. */
+export type MCPConfirmationErrorCode =
+  | "CONFIRMATION_REQUIRED"
+  | "CONFIRMATION_DENIED"
+  | "CONFIRMATION_LIMIT_REACHED";
+
+/**
+ * A call that needs a person's confirmation did not get it, so it was not made: `CONFIRMATION_REQUIRED`
+ * (no one could be asked: no `confirm` handler, or the run pauses until someone answers — then `request`
+ * is what to show them), `CONFIRMATION_DENIED` (the person said no, the handler failed or timed out, or
+ * an answer given was for another call), `CONFIRMATION_LIMIT_REACHED` (the run made too many
+ * confirmation requests). The message names the tool and never holds argument values.
+ */
+export class MCPConfirmationError extends MCPError<MCPConfirmationErrorCode> {
+  static override readonly errorName: string = "MCPConfirmationError";
+  /** The identity called, `<server>.<tool>`. */
+  readonly identity: string;
+  readonly serverName: string;
+  /** The tool's name as its server lists it. */
+  readonly toolName: string;
+  /** The agent that called. */
+  readonly agent: string;
+  /** The call's id (the confirmation request's `callId`). */
+  readonly callId: string;
+  /**
+   * The confirmation request, when one was made: what to show a person (it holds the argument preview,
+   * so it is kept out of `toJSON()` and logs).
+   */
+  declare readonly request: MCPConfirmationRequest | undefined;
+
+  constructor(
+    message: string,
+    options: {
+      code: MCPConfirmationErrorCode;
+      identity: string;
+      serverName: string;
+      toolName: string;
+      agent: string;
+      callId: string;
+      request?: MCPConfirmationRequest;
+      cause?: unknown;
+    },
+  ) {
+    super(message, { code: options.code, cause: options.cause });
+    this.identity = options.identity;
+    this.serverName = options.serverName;
+    this.toolName = options.toolName;
+    this.agent = options.agent;
+    this.callId = options.callId;
+    Object.defineProperty(this, "request", { value: options.request, enumerable: false });
   }
 }

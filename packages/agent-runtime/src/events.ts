@@ -12,6 +12,17 @@ export const MCP_TOOL_CALL_FAILED = "MCP_TOOL_CALL_FAILED";
  * values, at most one per `MCP_PROGRESS_INTERVAL_MS`). Numbers only, never the server's message text.
  */
 export const MCP_TOOL_CALL_PROGRESS = "MCP_TOOL_CALL_PROGRESS";
+/**
+ * A call needs a person's confirmation and one was asked for (the `confirm` handler called, or the run
+ * paused for an answer). Identities and why — never argument values (see
+ * `MCPToolCallConfirmationRequestedEvent`).
+ */
+export const MCP_TOOL_CALL_CONFIRMATION_REQUESTED = "MCP_TOOL_CALL_CONFIRMATION_REQUESTED";
+/**
+ * A confirmation was settled: allowed or denied, by whom or by what (the handler, an answer given ahead,
+ * a run-wide confirmation, a timeout, no handler, the run's limit), and how long it waited.
+ */
+export const MCP_TOOL_CALL_CONFIRMATION_RESOLVED = "MCP_TOOL_CALL_CONFIRMATION_RESOLVED";
 /** A resource was read through the executor (or the read was denied or failed): one event per read. */
 export const MCP_RESOURCE_READ = "MCP_RESOURCE_READ";
 /** A prompt was got through the executor (or the request was denied or failed): one event per request. */
@@ -111,6 +122,59 @@ export interface MCPToolCallFailedEvent extends MCPToolCallBase {
  * secret values — only who called what, how it ended and how long it took. Tell the kinds apart by `type`.
  */
 export type MCPToolCallEvent = MCPToolCallStartedEvent | MCPToolCallCompletedEvent | MCPToolCallFailedEvent;
+
+/** Why a call needs confirmation: a `confirm` pattern, or its annotations under `confirm_destructive`. */
+export type MCPConfirmationEventBasis = "pattern" | "annotations";
+
+/** A confirmation was asked for (`MCP_TOOL_CALL_CONFIRMATION_REQUESTED`). */
+export interface MCPToolCallConfirmationRequestedEvent extends MCPToolCallBase {
+  type: typeof MCP_TOOL_CALL_CONFIRMATION_REQUESTED;
+  /** The run's id, when the call belongs to a run (`confirmationRun`). */
+  runId?: string;
+  /** Why the call needs confirmation. */
+  basis: MCPConfirmationEventBasis;
+  /** The registry's fingerprint of the tool's definition the request is for. */
+  fingerprint: string;
+  /** False when no handler was asked: the run waits for an answer (`deferConfirmation`). */
+  asked: boolean;
+}
+
+/**
+ * What settled a confirmation: `handler` (the `confirm` handler answered), `answer` (an answer given
+ * ahead with the call: a resumed run, an AI SDK approval), `run` (the tool was confirmed for the whole
+ * run), `no-handler`, `timeout`, `handler-failed`, `invalid-answer` (the handler answered neither allow
+ * nor deny), `binding-mismatch` (the answer was for another call), `replayed` (that answer was used
+ * already), `limit` (the run's requests are used up), `cancelled` (the caller's signal).
+ */
+export type MCPConfirmationSource =
+  | "handler"
+  | "answer"
+  | "run"
+  | "no-handler"
+  | "timeout"
+  | "handler-failed"
+  | "invalid-answer"
+  | "binding-mismatch"
+  | "replayed"
+  | "limit"
+  | "cancelled";
+
+/** A confirmation was settled (`MCP_TOOL_CALL_CONFIRMATION_RESOLVED`). */
+export interface MCPToolCallConfirmationResolvedEvent extends MCPToolCallBase {
+  type: typeof MCP_TOOL_CALL_CONFIRMATION_RESOLVED;
+  /** The run's id, when the call belongs to a run. */
+  runId?: string;
+  /** Whether the call went ahead. */
+  decision: "allow" | "deny";
+  /** `run`: the tool is confirmed for the rest of the run. */
+  scope: "call" | "run";
+  /** What settled it. */
+  source: MCPConfirmationSource;
+  /** Who answered, as the answer said (`answeredBy`), cleaned and bounded; absent when not said. */
+  answeredBy?: string;
+  /** How long the confirmation waited, in milliseconds (0 when nothing was asked). */
+  waitedMs: number;
+}
 
 /** Progress of a call in flight: who calls what, and numbers — never the server's progress message. */
 export interface MCPToolProgressEvent extends MCPToolCallBase {
@@ -313,6 +377,8 @@ export interface MCPRuntimeEvents {
   MCP_TOOL_CALL_COMPLETED: MCPToolCallCompletedEvent;
   MCP_TOOL_CALL_FAILED: MCPToolCallFailedEvent;
   MCP_TOOL_CALL_PROGRESS: MCPToolProgressEvent;
+  MCP_TOOL_CALL_CONFIRMATION_REQUESTED: MCPToolCallConfirmationRequestedEvent;
+  MCP_TOOL_CALL_CONFIRMATION_RESOLVED: MCPToolCallConfirmationResolvedEvent;
   MCP_RESOURCE_READ: MCPResourceReadEvent;
   MCP_PROMPT_GET: MCPPromptGetEvent;
   MCP_TOOL_DEFINITION_CHANGED: MCPToolDefinitionChangedEvent;

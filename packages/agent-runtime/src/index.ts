@@ -27,6 +27,9 @@ export {
   MCP_TOOL_SEARCH_RESULTS,
   MAX_MCP_TOOL_SEARCH_RESULTS,
   MAX_MCP_TOOL_SEARCH_QUERY_CHARS,
+  MAX_MCP_CONFIRMATIONS_PER_RUN,
+  MCP_CONFIRMATION_TIMEOUT_MS,
+  MAX_MCP_CONFIRMATION_PREVIEW_CHARS,
 } from "./limits.js";
 
 // ─── The executor: every tool call, policy-checked and bounded ──────────────────────────────────────
@@ -46,6 +49,25 @@ export {
   type MCPToolSearchResult,
   type MCPToolSearchStatus,
 } from "./mcp-tool-executor.js";
+
+// ─── Confirmation: a person confirms a call before it is made ───────────────────────────────────────
+export {
+  argumentsPreview,
+  canonicalJson,
+  confirmationBinding,
+  createConfirmationRun,
+  type MCPArgumentsPreviewOptions,
+  type MCPConfirmationAnnotations,
+  type MCPConfirmationAnswer,
+  type MCPConfirmationBindingInput,
+  type MCPConfirmationDecision,
+  type MCPConfirmationDecisionValue,
+  type MCPConfirmationRequest,
+  type MCPConfirmationRun,
+  type MCPConfirmationScope,
+  type MCPConfirmHandler,
+  type MCPConfirmHandlerOptions,
+} from "./confirmation.js";
 
 // ─── Tool search: finding the right tools among many, under the policy ─────────────────────────────
 export {
@@ -84,6 +106,8 @@ export {
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_CALL_PROGRESS,
+  MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+  MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
   MCP_TOOL_DEFINITION_CHANGED,
   MCP_RESOURCE_READ,
   MCP_PROMPT_GET,
@@ -96,6 +120,8 @@ export {
   MCPEventDispatcher,
   type MCPEventDispatcherOptions,
   type MCPAccessEvent,
+  type MCPConfirmationEventBasis,
+  type MCPConfirmationSource,
   type MCPEventErrorCode,
   type MCPFailedOutcome,
   type MCPInternalErrorCode,
@@ -111,6 +137,8 @@ export {
   type MCPServerToolsEvent,
   type MCPServerToolsRejectedEvent,
   type MCPToolCallCompletedEvent,
+  type MCPToolCallConfirmationRequestedEvent,
+  type MCPToolCallConfirmationResolvedEvent,
   type MCPToolCallEvent,
   type MCPToolCallFailedEvent,
   type MCPToolCallOutcome,
@@ -161,6 +189,8 @@ export { type ToolErrorTextOptions, toolErrorText } from "./tool-error-text.js";
 // ─── Errors: every class an adopter may catch, from every package, in one import ────────────────────
 export {
   type MCPArgumentIssue,
+  MCPConfirmationError,
+  type MCPConfirmationErrorCode,
   type MCPErrorCode,
   MCPInvalidArgumentsError,
   type MCPRuntimeErrorCode,

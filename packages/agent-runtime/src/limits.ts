@@ -31,3 +31,16 @@ export const MAX_MCP_TOOL_SEARCH_RESULTS = 10;
 
 /** A search query is cut to this many characters before it is ranked. */
 export const MAX_MCP_TOOL_SEARCH_QUERY_CHARS = 500;
+
+/**
+ * Default number of confirmation requests one run may make (`maxConfirmationsPerRun`): a model that
+ * loops on a tool needing confirmation is refused (CONFIRMATION_LIMIT_REACHED) instead of asking a
+ * person again and again.
+ */
+export const MAX_MCP_CONFIRMATIONS_PER_RUN = 20;
+
+/** Default wait for a confirmation handler's answer before the call is denied (10 minutes). */
+export const MCP_CONFIRMATION_TIMEOUT_MS = 600_000;
+
+/** Most characters of the argument preview a confirmation request shows a person. */
+export const MAX_MCP_CONFIRMATION_PREVIEW_CHARS = 2000;

@@ -196,6 +196,39 @@ describe("MCPToolExecutor resources and prompts", () => {
     expect(events.map((e) => e.outcome)).toEqual(["ok", "denied", "denied"]);
   });
 
+  it("resources and prompts a confirm pattern grants are refused, never read without confirmation", async () => {
+    const asked: string[] = [];
+    const { executor, events } = withClient(
+      {
+        readResource: (async (server: string, uri: string) => {
+          asked.push(uri);
+          return { serverName: server, uri, contents: [{ uri, text: "x" }], truncated: false, skipped: 0 };
+        }) as MCPResourceClient["readResource"],
+        getPrompt: (async () => {
+          asked.push("prompt");
+          return { messages: [] };
+        }) as unknown as MCPResourceClient["getPrompt"],
+      },
+      {
+        reader: {
+          allow: [],
+          resources: { allow: ["srv:file:///ok/*"], confirm: ["srv:file:///ok/secret/*"] },
+          prompts: { confirm: ["srv.release"] },
+        },
+      },
+    );
+    await expect(executor.readResource("reader", "srv", "file:///ok/secret/k")).rejects.toMatchObject({
+      code: "TOOL_DENIED",
+      message: expect.stringMatching(/cannot be confirmed yet/),
+    });
+    await expect(executor.getPrompt("reader", "srv", "release")).rejects.toMatchObject({
+      code: "TOOL_DENIED",
+    });
+    await executor.readResource("reader", "srv", "file:///ok/a");
+    expect(asked).toEqual(["file:///ok/a"]);
+    expect(events.map((e) => e.outcome)).toEqual(["denied", "denied", "ok"]);
+  });
+
   it("a client without the method fails cleanly; usePolicy takes only a whole policy", async () => {
     const { executor, events } = withClient(
       {},

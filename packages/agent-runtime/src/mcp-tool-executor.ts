@@ -7,7 +7,13 @@ import type {
   Progress,
 } from "@agentforge/mcp-client";
 import { MCPRequestError, MCPTimeoutError } from "@agentforge/mcp-client";
-import { MCPError, reportListenerError, suggestName } from "@agentforge/mcp-config";
+import {
+  configVariables,
+  createSecretRedactor,
+  MCPError,
+  reportListenerError,
+  suggestName,
+} from "@agentforge/mcp-config";
 import {
   MCPPermissionDeniedError,
   type MCPPermissionPolicy,
@@ -15,6 +21,7 @@ import {
   type MCPToolRegistry,
   parseToolIdentity,
 } from "@agentforge/mcp-permissions";
+import type { MCPConfirmationAnswer, MCPConfirmationRun, MCPConfirmHandler } from "./confirmation.js";
 import {
   MCPInvalidArgumentsError,
   MCPToolExecutionError,
@@ -50,12 +57,15 @@ import {
   type MCPUnavailableServer,
   type MCPWarningEvent,
 } from "./events.js";
+import { checkRun, settleConfirmation } from "./internal/confirmation-gate.js";
 import { decide, definitionsChars } from "./internal/tool-search-session.js";
 import { createLexicalToolRanker } from "./lexical-tool-ranker.js";
 import {
+  MAX_MCP_CONFIRMATIONS_PER_RUN,
   MAX_MCP_RESULT_CHARS,
   MAX_MCP_TOOL_SEARCH_QUERY_CHARS,
   MAX_MCP_TOOL_SEARCH_RESULTS,
+  MCP_CONFIRMATION_TIMEOUT_MS,
   MCP_PROGRESS_INTERVAL_MS,
   MCP_TOOL_SEARCH_RESULTS,
 } from "./limits.js";
@@ -120,6 +130,28 @@ export interface MCPToolExecutorOptions {
    * out get `MCP_TOOL_SEARCH_DEFAULTS`.
    */
   toolSearch?: MCPToolSearchOption | ((agent: string) => MCPToolSearchOption | undefined);
+  /**
+   * Asks a person to confirm a call the policy grants only with confirmation (a `confirm` pattern, or
+   * `confirm_destructive` and the tool's annotations): gets the request (who, which tool, its title,
+   * annotations and fingerprint, a safe argument preview, the call's binding) and an AbortSignal, and
+   * answers `{ decision: "allow" | "deny", scope?, reason?, answeredBy? }`. Without it, such calls fail
+   * with `MCPConfirmationError` CONFIRMATION_REQUIRED (a tool loop may pause instead). A handler that
+   * throws or does not answer within `confirmationTimeoutMs` denies the call (CONFIRMATION_DENIED).
+   */
+  confirm?: MCPConfirmHandler;
+  /** How long `confirm` may take before the call is denied (default `MCP_CONFIRMATION_TIMEOUT_MS`, 10 min). */
+  confirmationTimeoutMs?: number;
+  /**
+   * Confirmation requests one run (`confirmationRun`) may make (default `MAX_MCP_CONFIRMATIONS_PER_RUN`,
+   * 20); later ones fail with CONFIRMATION_LIMIT_REACHED without asking anyone.
+   */
+  maxConfirmationsPerRun?: number;
+  /**
+   * Replaces secret values in a confirmation's argument preview (a `SecretRedactor`'s `redact` fits; the
+   * toolkit passes one with the whole roster's secrets). Default: the values of the environment variables
+   * the called server's config reads.
+   */
+  redactSecrets?: (text: string) => string;
 }
 
 /** Options of `searchTools`. */
@@ -187,6 +219,25 @@ export interface MCPExecuteOptions {
    * listener that throws never breaks the call. `MCP_TOOL_CALL_PROGRESS` events carry the same.
    */
   onProgress?: (progress: MCPToolProgress) => void;
+  /**
+   * The run this call belongs to (see `createConfirmationRun`): its confirmations count against the run's
+   * bound, `scope: "run"` answers are kept in it, and its id is part of every binding. Plain data, updated
+   * in place: keep it in the run's state.
+   */
+  confirmationRun?: MCPConfirmationRun;
+  /**
+   * An answer to this call's confirmation given ahead (a run resumed after a person answered, an AI SDK
+   * approval): used instead of asking, if its `binding` is this call's; otherwise the call is refused.
+   */
+  confirmation?: MCPConfirmationAnswer;
+  /** Ask with this handler instead of the executor's `confirm`. */
+  confirm?: MCPConfirmHandler;
+  /**
+   * Do not ask anyone: a call that needs confirmation fails with CONFIRMATION_REQUIRED carrying the
+   * `request`, and its confirmation stays open (no RESOLVED event) — for a run that pauses and comes back
+   * with the answer as `confirmation`.
+   */
+  deferConfirmation?: boolean;
 }
 
 /** The result of a successful call: the raw MCP result intact, plus its bounded model-facing text. */
@@ -282,6 +333,9 @@ function newCallId(): string {
   return `${callIdHead}${LOW_HEX[callCounter % 256]}`;
 }
 
+/** What a call id given back with a confirmation answer may look like. */
+const CALL_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
 let lastMs = 0;
 let lastIso = "";
 /** ISO 8601 now; reused within one millisecond (calls come in bursts, and toISOString is not free). */
@@ -314,7 +368,13 @@ interface AccessBase {
 type MCPPermissionDeniedErrorOptions = ConstructorParameters<typeof MCPPermissionDeniedError>[0];
 
 /** A policy decision, or the deny-by-default answer for a policy that cannot decide resources or prompts. */
-type AccessDecision = { allowed: boolean; reason: string; matchedPattern?: string; resourceUri?: string };
+type AccessDecision = {
+  allowed: boolean;
+  reason: string;
+  matchedPattern?: string;
+  resourceUri?: string;
+  confirmation?: string;
+};
 
 function renderedFields(rendered: RenderedToolResult) {
   return { text: rendered.text, truncated: rendered.truncated, originalLength: rendered.originalLength };
@@ -420,6 +480,10 @@ export class MCPToolExecutor {
   readonly #degraded: boolean;
   /** Warnings already given (each once), bounded. */
   readonly #warned = new Set<string>();
+  readonly #confirm: MCPConfirmHandler | undefined;
+  readonly #confirmationTimeoutMs: number;
+  readonly #maxConfirmationsPerRun: number;
+  readonly #redactSecrets: ((text: string) => string) | undefined;
 
   constructor(options: MCPToolExecutorOptions) {
     const max = options.maxResultChars ?? MAX_MCP_RESULT_CHARS;
@@ -444,6 +508,28 @@ export class MCPToolExecutor {
     }
     this.#serverError = typeof options.serverError === "function" ? options.serverError : undefined;
     this.#degraded = options.degraded === true;
+    if (options.confirm !== undefined && typeof options.confirm !== "function") {
+      throw new TypeError("MCPToolExecutor: confirm must be a function (request, { signal }) => decision");
+    }
+    this.#confirm = options.confirm;
+    const timeout = options.confirmationTimeoutMs ?? MCP_CONFIRMATION_TIMEOUT_MS;
+    if (!Number.isInteger(timeout) || timeout < 1) {
+      throw new RangeError(
+        `MCPToolExecutor: confirmationTimeoutMs must be a positive integer, got ${String(timeout)}`,
+      );
+    }
+    this.#confirmationTimeoutMs = timeout;
+    const most = options.maxConfirmationsPerRun ?? MAX_MCP_CONFIRMATIONS_PER_RUN;
+    if (!Number.isInteger(most) || most < 0) {
+      throw new RangeError(
+        `MCPToolExecutor: maxConfirmationsPerRun must be a whole number, got ${String(most)}`,
+      );
+    }
+    this.#maxConfirmationsPerRun = most;
+    if (options.redactSecrets !== undefined && typeof options.redactSecrets !== "function") {
+      throw new TypeError("MCPToolExecutor: redactSecrets must be a function (text) => text");
+    }
+    this.#redactSecrets = options.redactSecrets;
     this.#unsubscribe = [
       this.registry.on("definitionChanged", (change) =>
         this.events.emit(MCP_TOOL_DEFINITION_CHANGED, {
@@ -530,11 +616,11 @@ export class MCPToolExecutor {
     return out;
   }
 
-  /** The servers named by `agent`'s allow patterns, once each, in grant order. */
+  /** The servers named by `agent`'s allow and confirm patterns, once each, in grant order. */
   #grantedServers(agent: string): string[] {
     const grant = this.policy.toJSON()[String(agent)];
     const servers = new Set<string>();
-    for (const pattern of grant?.allow ?? []) {
+    for (const pattern of [...(grant?.allow ?? []), ...(grant?.confirm ?? [])]) {
       const dot = pattern.indexOf(".");
       if (dot > 0) servers.add(pattern.slice(0, dot));
     }
@@ -601,6 +687,11 @@ export class MCPToolExecutor {
   /** Forget the warnings given, so that each is given again (the toolkit calls it after a discovery). */
   resetWarnings(): void {
     this.#warned.clear();
+  }
+
+  /** Confirmation requests one run may make (the `maxConfirmationsPerRun` option). */
+  get maxConfirmationsPerRun(): number {
+    return this.#maxConfirmationsPerRun;
   }
 
   /** The permission policy every call is checked against. */
@@ -803,10 +894,10 @@ export class MCPToolExecutor {
     args: Record<string, unknown> = {},
     options: MCPExecuteOptions = {},
   ): Promise<MCPToolResult> {
-    const call = this.#begin(String(agent), String(identity));
+    const call = this.#begin(String(agent), String(identity), options.confirmation?.callId);
     const tool = this.registry.get(identity);
     if (!tool) return this.#fail(call, "failed", this.#notFound(call));
-    const decision = this.policy.decide(agent, identity);
+    const decision = this.policy.decide(agent, identity, tool);
     if (!decision.allowed) {
       return this.#fail(
         call,
@@ -828,6 +919,38 @@ export class MCPToolExecutor {
     );
     if (issues.length > 0)
       return this.#fail(call, "failed", new MCPInvalidArgumentsError(call.identity, issues));
+    if (decision.confirmation) {
+      try {
+        await settleConfirmation(
+          {
+            events: this.events,
+            handler: this.#confirm,
+            timeoutMs: this.#confirmationTimeoutMs,
+            maxPerRun: this.#maxConfirmationsPerRun,
+            redact: this.#redactSecrets ?? this.#serverSecrets(call.serverName),
+          },
+          call,
+          {
+            tool,
+            args,
+            basis: decision.confirmation,
+            reason: decision.reason,
+            fingerprint: this.registry.fingerprint(call.identity) ?? "",
+            run: checkRun(options.confirmationRun),
+            answer: options.confirmation,
+            handler: typeof options.confirm === "function" ? options.confirm : this.#confirm,
+            defer: options.deferConfirmation === true,
+            signal: options.signal,
+          },
+        );
+      } catch (error) {
+        return this.#fail(
+          call,
+          MCPError.isInstance(error) && error.code === "TOOL_CANCELLED" ? "cancelled" : "denied",
+          error,
+        );
+      }
+    }
     let raw: CallToolResult;
     try {
       raw = await this.#client.callTool(
@@ -994,11 +1117,21 @@ export class MCPToolExecutor {
     event: typeof MCP_RESOURCE_READ | typeof MCP_PROMPT_GET,
     base: AccessBase,
     started: number,
-    decision: AccessDecision,
+    given: AccessDecision,
     subject: Pick<MCPPermissionDeniedErrorOptions, "kind" | "identity" | "uri" | "promptName">,
     request: () => Promise<R>,
     redact?: string,
   ): Promise<R> {
+    let decision = given;
+    if (decision.allowed && decision.confirmation) {
+      // A confirm pattern of resources or prompts: a read or prompt request cannot ask a person yet, so it
+      // is refused (never made without the confirmation its grant asks for).
+      decision = {
+        allowed: false,
+        reason: `${decision.reason}; resource reads and prompt requests that need a person's confirmation are refused (they cannot be confirmed yet): grant them with allow, or leave them out`,
+        ...(decision.matchedPattern ? { matchedPattern: decision.matchedPattern } : {}),
+      };
+    }
     if (!decision.allowed) {
       const denied = new MCPPermissionDeniedError({
         agent: base.agent,
@@ -1157,7 +1290,7 @@ export class MCPToolExecutor {
     );
   }
 
-  #begin(agent: string, identity: string): CallContext {
+  #begin(agent: string, identity: string, callId?: unknown): CallContext {
     const parsed = parseToolIdentity(identity);
     const serverName = parsed?.serverName ?? "";
     const toolName = parsed?.toolName ?? identity;
@@ -1166,7 +1299,8 @@ export class MCPToolExecutor {
       serverName,
       toolName,
       agent,
-      callId: newCallId(),
+      // A call answering a confirmation reports under the request's id (well-formed ids only).
+      callId: typeof callId === "string" && CALL_ID.test(callId) ? callId : newCallId(),
       started: 0,
       span: undefined,
     };
@@ -1246,6 +1380,21 @@ export class MCPToolExecutor {
   /** Stop forwarding the registry's definition changes and rejections to `events`. */
   dispose(): void {
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+  }
+
+  /** The secret values the config of `serverName` reads from the environment, as a redact function. */
+  #serverSecrets(serverName: string): ((text: string) => string) | undefined {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    if (!env) return undefined;
+    try {
+      const redactor = createSecretRedactor(
+        configVariables(this.#client.getConfig(serverName)).map(({ name }) => env[name]),
+      );
+      return redactor.empty ? undefined : (text) => redactor.redact(text);
+    } catch {
+      // No config for this server (a custom client): nothing known to redact.
+      return undefined;
+    }
   }
 
   #transportOf(server: string): string | undefined {

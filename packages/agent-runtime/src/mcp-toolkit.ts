@@ -14,6 +14,7 @@ import type {
   MCPToolDescriptor,
   MCPToolRegistry,
 } from "@agentforge/mcp-permissions";
+import type { MCPConfirmHandler } from "./confirmation.js";
 import type {
   MCPEventDispatcher,
   MCPRuntimeEventName,
@@ -96,6 +97,16 @@ export interface CreateMCPToolkitOptions<C = MCPToolkitConfig> {
    * which servers are missing and why. `tools()` and the loops also take it per call.
    */
   degraded?: boolean;
+  /**
+   * Asks a person to confirm calls that need it (`confirm` patterns, `confirm_destructive`); see
+   * `MCPToolExecutorOptions.confirm`. Without it such calls fail with CONFIRMATION_REQUIRED, or pause a
+   * tool loop that is told to pause. Argument previews have every secret of the roster redacted.
+   */
+  confirm?: MCPConfirmHandler;
+  /** How long `confirm` may take before the call is denied (default 10 minutes). */
+  confirmationTimeoutMs?: number;
+  /** Confirmation requests one run may make (default `MAX_MCP_CONFIRMATIONS_PER_RUN`, 20). */
+  maxConfirmationsPerRun?: number;
 }
 
 /** Options of `toolkit.tools`. */

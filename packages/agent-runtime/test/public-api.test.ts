@@ -13,6 +13,8 @@ describe("public API", () => {
   it("exports exactly these names (a change here needs a changeset)", () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "MAX_MCP_CONFIRMATIONS_PER_RUN",
+        "MAX_MCP_CONFIRMATION_PREVIEW_CHARS",
         "MAX_MCP_MEDIA_BYTES",
         "MAX_MCP_RESULT_CHARS",
         "MAX_MCP_TOOL_ROUNDS",
@@ -22,6 +24,7 @@ describe("public API", () => {
         "MCPApprovalsSnapshotError",
         "MCPCapabilityError",
         "MCPConfigError",
+        "MCPConfirmationError",
         "MCPConnectionError",
         "MCPDuplicateToolError",
         "MCPError",
@@ -37,6 +40,7 @@ describe("public API", () => {
         "MCPToolNotFoundError",
         "MCPToolSearchError",
         "MCPToolkitClosedError",
+        "MCP_CONFIRMATION_TIMEOUT_MS",
         "MCP_INTERNAL_ERROR",
         "MCP_MODEL_IMAGE_TYPES",
         "MCP_PROGRESS_INTERVAL_MS",
@@ -46,6 +50,8 @@ describe("public API", () => {
         "MCP_SERVER_TOOLS_REJECTED",
         "MCP_TOOLS_LEFT_OUT",
         "MCP_TOOL_CALL_COMPLETED",
+        "MCP_TOOL_CALL_CONFIRMATION_REQUESTED",
+        "MCP_TOOL_CALL_CONFIRMATION_RESOLVED",
         "MCP_TOOL_CALL_FAILED",
         "MCP_TOOL_CALL_PROGRESS",
         "MCP_TOOL_CALL_STARTED",
@@ -55,8 +61,12 @@ describe("public API", () => {
         "MCP_TOOL_SEARCH_RESULTS",
         "MCP_WARNING",
         "MODEL_TOOL_NAME_PATTERN",
+        "argumentsPreview",
+        "canonicalJson",
         "checkToolArguments",
         "cleanModelText",
+        "confirmationBinding",
+        "createConfirmationRun",
         "createLexicalToolRanker",
         "createMCPToolkit",
         "isForAssistant",
@@ -79,6 +89,8 @@ describe("public API", () => {
     `);
     expect(Object.keys(aiSdk).sort()).toMatchInlineSnapshot(`
       [
+        "confirmationRunOf",
+        "memoryApprovalBindingStore",
         "reportInvalidToolCalls",
         "stopAfterToolRounds",
         "toAISDKTools",
@@ -133,11 +145,24 @@ describe("public API", () => {
     expect(limit.agent).toBe("a");
     expect(api.MCPToolSearchError.isInstance(limit)).toBe(true);
     expect(api.MCPToolNotFoundError.isInstance(limit)).toBe(false);
+    const unconfirmed = new api.MCPConfirmationError("needs confirmation", {
+      code: "CONFIRMATION_REQUIRED",
+      identity: "s.t",
+      serverName: "s",
+      toolName: "t",
+      agent: "a",
+      callId: "c1",
+    });
+    expect(unconfirmed.code).toBe("CONFIRMATION_REQUIRED");
+    expect(unconfirmed.request).toBeUndefined();
+    expect(api.MCPConfirmationError.isInstance(unconfirmed)).toBe(true);
+    expect(api.MCPToolExecutionError.isInstance(unconfirmed)).toBe(false);
     // One import for everything a caller may catch: the runtime's own errors and every other package's.
     expect(classes.map((c) => (c as { name: string }).name).sort()).toEqual([
       "MCPApprovalsSnapshotError",
       "MCPCapabilityError",
       "MCPConfigError",
+      "MCPConfirmationError",
       "MCPConnectionError",
       "MCPDuplicateToolError",
       "MCPError",

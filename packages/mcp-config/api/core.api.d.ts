@@ -59,6 +59,7 @@ interface MCPAgentPermissions extends MCPPatternLists {
     resources?: MCPPatternLists;
     prompts?: MCPPatternLists;
     toolSearch?: MCPToolSearchConfig;
+    confirmDestructive?: boolean;
 }
 
 // MCPAuthConfig
@@ -175,6 +176,7 @@ type MCPHttpServerConfig = Omit<Camelize<HttpOut>, "auth"> & {
 interface MCPPatternLists {
     allow: string[];
     deny: string[];
+    confirm?: string[];
 }
 
 // MCPPermissionsConfig

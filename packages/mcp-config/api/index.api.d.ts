@@ -192,11 +192,14 @@ declare const configFileSchema: z.ZodObject<{
         z.ZodObject<{
             allow: z.ZodDefault<z.ZodArray<z.ZodString>>;
             deny: z.ZodDefault<z.ZodArray<z.ZodString>>;
+            confirm: z.ZodOptional<z.ZodArray<z.ZodString>>;
+            confirm_destructive: z.ZodOptional<z.ZodBoolean>;
             resources: z.ZodOptional<z.ZodUnion<readonly [
                 z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>,
                 z.ZodObject<{
                     allow: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                     deny: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
+                    confirm: z.ZodOptional<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                 }, z.core.$strict>
             ]>>;
             prompts: z.ZodOptional<z.ZodUnion<readonly [
@@ -204,6 +207,7 @@ declare const configFileSchema: z.ZodObject<{
                 z.ZodObject<{
                     allow: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                     deny: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
+                    confirm: z.ZodOptional<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                 }, z.core.$strict>
             ]>>;
             tool_search: z.ZodOptional<z.ZodObject<{
@@ -258,6 +262,7 @@ interface MCPAgentPermissions extends MCPPatternLists {
     resources?: MCPPatternLists;
     prompts?: MCPPatternLists;
     toolSearch?: MCPToolSearchConfig;
+    confirmDestructive?: boolean;
 }
 
 // MCPAuthConfig
@@ -377,6 +382,7 @@ type MCPHttpServerConfig = Omit<Camelize<HttpOut>, "auth"> & {
 interface MCPPatternLists {
     allow: string[];
     deny: string[];
+    confirm?: string[];
 }
 
 // MCPPermissionsConfig
@@ -456,11 +462,14 @@ declare const permissionsSchema: z.ZodRecord<z.ZodString, z.ZodUnion<readonly [
     z.ZodObject<{
         allow: z.ZodDefault<z.ZodArray<z.ZodString>>;
         deny: z.ZodDefault<z.ZodArray<z.ZodString>>;
+        confirm: z.ZodOptional<z.ZodArray<z.ZodString>>;
+        confirm_destructive: z.ZodOptional<z.ZodBoolean>;
         resources: z.ZodOptional<z.ZodUnion<readonly [
             z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>,
             z.ZodObject<{
                 allow: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                 deny: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
+                confirm: z.ZodOptional<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
             }, z.core.$strict>
         ]>>;
         prompts: z.ZodOptional<z.ZodUnion<readonly [
@@ -468,6 +477,7 @@ declare const permissionsSchema: z.ZodRecord<z.ZodString, z.ZodUnion<readonly [
             z.ZodObject<{
                 allow: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
                 deny: z.ZodDefault<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
+                confirm: z.ZodOptional<z.ZodArray<z.ZodType<string, string, z.core.$ZodTypeInternals<string, string>>>>;
             }, z.core.$strict>
         ]>>;
         tool_search: z.ZodOptional<z.ZodObject<{

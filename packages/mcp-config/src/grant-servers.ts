@@ -37,7 +37,7 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 
 /**
  * Every grant pattern whose server part names no server of the roster (`servers`: every defined name,
- * enabled or not): tool patterns (`allow`, `deny`), `resources`, `prompts` and `tool_search.always_load`
+ * enabled or not): tool patterns (`allow`, `deny`, `confirm`), `resources`, `prompts` and `tool_search.always_load`
  * (`toolSearch.alwaysLoad` in code). Works on the section as written (a list, or `{ allow, deny, ... }`
  * per agent) and on grants written in code. Malformed entries are skipped: the schema reports those.
  */
@@ -69,6 +69,7 @@ export function findGrantServerProblems(
     if (!record) return;
     check(record.allow, [...path, "allow"], kind);
     check(record.deny, [...path, "deny"], kind);
+    check(record.confirm, [...path, "confirm"], kind);
   };
   for (const [agent, grant] of Object.entries(section)) {
     if (Array.isArray(grant)) {
@@ -79,6 +80,7 @@ export function findGrantServerProblems(
     if (!record) continue;
     check(record.allow, [agent, "allow"], "tool");
     check(record.deny, [agent, "deny"], "tool");
+    check(record.confirm, [agent, "confirm"], "tool");
     lists(record.resources, [agent, "resources"], "resource");
     lists(record.prompts, [agent, "prompts"], "prompt");
     const search = asRecord(record.tool_search) ?? asRecord(record.toolSearch);

@@ -95,7 +95,7 @@ const knownKeys: KnownKeys = {
       return AUTH_KEYS.get(String(record?.type));
     }
     if (path[0] === "permissions" && path.length === 2)
-      return ["allow", "deny", "resources", "prompts", "tool_search"];
+      return ["allow", "deny", "confirm", "confirm_destructive", "resources", "prompts", "tool_search"];
     if (path[0] === "permissions" && path.length === 3 && path[2] === "tool_search") {
       return ["mode", "threshold", "always_load", "max_searches"];
     }
@@ -112,7 +112,7 @@ const knownKeys: KnownKeys = {
       path.length === 3 &&
       (path[2] === "resources" || path[2] === "prompts")
     ) {
-      return ["allow", "deny"];
+      return ["allow", "deny", "confirm"];
     }
     return undefined;
   },

@@ -251,13 +251,17 @@ function patternSchema(problemOf: (pattern: string) => string | undefined) {
 
 const permissionPattern = patternSchema(permissionPatternProblem);
 
-/** A list of patterns, or `{ allow, deny }` lists (for `resources:` and `prompts:`). */
+/**
+ * A list of patterns, or `{ allow, deny, confirm }` lists (for `resources:` and `prompts:`). A `confirm`
+ * pattern grants too, but each use needs a person's confirmation first; `deny` overrides both.
+ */
 function patternLists(pattern: z.ZodType<string, string>) {
   return z.union([
     z.array(pattern),
     z.strictObject({
       allow: z.array(pattern).default([]),
       deny: z.array(pattern).default([]),
+      confirm: z.array(pattern).optional(),
     }),
   ]);
 }
@@ -300,6 +304,16 @@ const agentPermissions = z.union([
   z.strictObject({
     allow: z.array(permissionPattern).default([]),
     deny: z.array(permissionPattern).default([]),
+    /**
+     * Tool patterns the agent may call only after a person confirms the call (they grant too; `deny`
+     * overrides them, and they override `allow`).
+     */
+    confirm: z.array(permissionPattern).optional(),
+    /**
+     * Also ask for confirmation before tools whose annotations say `destructiveHint: true` or say
+     * nothing of `readOnlyHint` (annotations only ever add confirmation, never remove it).
+     */
+    confirm_destructive: z.boolean({ error: "expected true or false" }).optional(),
     /** Resource patterns `<server>:<uri-pattern>`; without them the agent reads no resource. */
     resources: patternLists(patternSchema(resourcePatternProblem)).optional(),
     /** Prompt patterns `<server>.<prompt>`; without them the agent gets no prompt. */
@@ -310,8 +324,9 @@ const agentPermissions = z.union([
 ]);
 
 /**
- * `permissions:`: agent name -> allowed tool patterns, or `{ allow, deny, resources?, prompts?,
- * tool_search? }` (`resources` and `prompts` each a list of patterns or `{ allow, deny }`).
+ * `permissions:`: agent name -> allowed tool patterns, or `{ allow, deny, confirm?, confirm_destructive?,
+ * resources?, prompts?, tool_search? }` (`resources` and `prompts` each a list of patterns or
+ * `{ allow, deny, confirm? }`). Precedence: deny > confirm > allow.
  */
 export const permissionsSchema = z.record(
   z.string().regex(AGENT_NAME_PATTERN, {
@@ -372,10 +387,15 @@ export type MCPServerConfig = MCPStdioServerConfig | MCPHttpServerConfig;
 /** The transports a server can use. */
 export type MCPTransportType = MCPServerConfig["transport"];
 
-/** Allowed patterns, and patterns denied even when allowed (deny overrides allow). */
+/**
+ * Allowed patterns, patterns denied even when allowed, and patterns that grant only with a person's
+ * confirmation of each use. Precedence: deny > confirm > allow.
+ */
 export interface MCPPatternLists {
   allow: string[];
   deny: string[];
+  /** Patterns that grant, but each use needs a person's confirmation first (absent: none). */
+  confirm?: string[];
 }
 
 /** The modes of tool search (see `MCPToolSearchConfig`). */
@@ -409,6 +429,11 @@ export interface MCPAgentPermissions extends MCPPatternLists {
   prompts?: MCPPatternLists;
   /** How the agent's tools reach a model when it has many (`tool_search:` in the file). */
   toolSearch?: MCPToolSearchConfig;
+  /**
+   * `confirm_destructive:` in the file: tools whose annotations say `destructiveHint: true`, or say
+   * nothing of `readOnlyHint`, need a person's confirmation too. Annotations only ever add confirmation.
+   */
+  confirmDestructive?: boolean;
 }
 /** Agent name -> its grants, from the `permissions:` section. */
 export type MCPPermissionsConfig = Record<string, MCPAgentPermissions>;

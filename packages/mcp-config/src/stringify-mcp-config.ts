@@ -37,12 +37,16 @@ export function stringifyMCPConfig(config: {
   });
   const document: Record<string, unknown> = { servers };
   if (config.permissions && Object.keys(config.permissions).length > 0) {
-    // The file's keys are snake_case: `toolSearch` is written as `tool_search`.
+    // The file's keys are snake_case: `toolSearch` is written as `tool_search`, `confirmDestructive` as
+    // `confirm_destructive`.
     const permissions: Record<string, unknown> = {};
     for (const [agent, grant] of Object.entries(config.permissions)) {
-      const { toolSearch, ...rest } = grant;
-      permissions[agent] =
-        toolSearch === undefined ? rest : { ...rest, tool_search: toolSearchInput(toolSearch) };
+      const { toolSearch, confirmDestructive, ...rest } = grant;
+      permissions[agent] = {
+        ...rest,
+        ...(confirmDestructive === undefined ? {} : { confirm_destructive: confirmDestructive }),
+        ...(toolSearch === undefined ? {} : { tool_search: toolSearchInput(toolSearch) }),
+      };
     }
     document.permissions = permissions;
   }

@@ -11,6 +11,9 @@ export {
   type MCPPatternGrant,
   type MCPPermissionDecision,
   type MCPPermissionBasis,
+  type MCPConfirmationBasis,
+  type MCPDecideToolInfo,
+  annotationsNeedConfirmation,
 } from "./mcp-permission-policy.js";
 
 // The registry: the tools that can be called, their definitions pinned and approved

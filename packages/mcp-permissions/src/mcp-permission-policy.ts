@@ -13,21 +13,33 @@ import {
 import type { MCPToolRegistry } from "./mcp-tool-registry.js";
 import { type MCPToolDescriptor, parseToolIdentity } from "./tool-identity.js";
 
-/** Patterns of one kind: a list of allowed patterns, or allowed and denied ones (deny overrides allow). */
+/**
+ * Patterns of one kind: a list of allowed patterns, or allowed, denied and confirm-first ones.
+ * Precedence: deny > confirm > allow; a confirm pattern grants too, once a person confirms each use.
+ */
 export type MCPPatternGrant =
   | readonly string[]
-  | { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+  | {
+      readonly allow?: readonly string[];
+      readonly deny?: readonly string[];
+      readonly confirm?: readonly string[];
+    };
 
 /**
- * One agent's grants: a list of allowed tool patterns, or `{ allow, deny }` tool patterns plus, when
- * the agent may read resources or get prompts, `resources` (`<server>:<uri-pattern>`) and `prompts`
+ * One agent's grants: a list of allowed tool patterns, or `{ allow, deny, confirm }` tool patterns plus,
+ * when the agent may read resources or get prompts, `resources` (`<server>:<uri-pattern>`) and `prompts`
  * (`<server>.<prompt>`). Without `resources` (or `prompts`) the agent gets none: deny by default.
+ * `confirm` patterns grant only with a person's confirmation of each call; `confirmDestructive` adds
+ * that confirmation for tools whose annotations say `destructiveHint: true` or say nothing of
+ * `readOnlyHint`.
  */
 export type MCPAgentGrant =
   | readonly string[]
   | {
       readonly allow?: readonly string[];
       readonly deny?: readonly string[];
+      readonly confirm?: readonly string[];
+      readonly confirmDestructive?: boolean;
       readonly resources?: MCPPatternGrant;
       readonly prompts?: MCPPatternGrant;
     };
@@ -39,8 +51,10 @@ export type MCPPermissionGrants = Readonly<Record<string, MCPAgentGrant>>;
 export type MCPPermissionBasis =
   /** An allow pattern matched and no deny pattern did. */
   | "allow"
-  /** A deny pattern matched (deny overrides allow). */
+  /** A deny pattern matched (deny overrides confirm and allow). */
   | "deny"
+  /** A confirm pattern matched and no deny pattern did: granted once a person confirms the call. */
+  | "confirm"
   /** The agent has no entry, or an empty one. */
   | "no-grants"
   /** The agent has grants, but none matches the identity. */
@@ -53,8 +67,25 @@ export type MCPPermissionBasis =
   /** The tool's definition changed since it was approved (`pinToolDefinitions`). */
   | "definition-changed";
 
+/**
+ * Why a granted call needs a person's confirmation first: a `confirm` pattern matched (`"pattern"`), or
+ * the agent has `confirmDestructive` and the tool's annotations say `destructiveHint: true` or say
+ * nothing of `readOnlyHint` (`"annotations"`).
+ */
+export type MCPConfirmationBasis = "pattern" | "annotations";
+
+/** What `decide` may know of the tool beyond its identity: its annotations (as its server lists them). */
+export interface MCPDecideToolInfo {
+  /** The tool's annotations; untrusted, so they can only ever add confirmation. */
+  annotations?: unknown;
+}
+
 /** The answer of `decide`: allowed or not, and why. */
 export interface MCPPermissionDecision {
+  /**
+   * Whether the grants allow the call. When `confirmation` is set, the call may go ahead only after a
+   * person confirms it.
+   */
   allowed: boolean;
   basis: MCPPermissionBasis;
   /** A sentence for logs and for the model. */
@@ -66,6 +97,28 @@ export interface MCPPermissionDecision {
    * `canonicalResourceUri`). Send this one to the server, never the spelling that was asked for.
    */
   resourceUri?: string;
+  /**
+   * Set when the call is allowed only once a person confirms it, and why (a `confirm` pattern, or the
+   * tool's annotations under `confirmDestructive`). Absent: no confirmation needed.
+   */
+  confirmation?: MCPConfirmationBasis;
+}
+
+/**
+ * Whether annotations put a tool under `confirmDestructive`: `destructiveHint: true`; or no
+ * `readOnlyHint` (absent, or not a boolean); or `readOnlyHint: false` without `destructiveHint: false`
+ * (the MCP default for a tool that writes is destructive). Anything not a plain object counts as no
+ * annotations, so it needs confirmation: annotations only ever add confirmation.
+ */
+export function annotationsNeedConfirmation(annotations: unknown): boolean {
+  const a =
+    typeof annotations === "object" && annotations !== null && !Array.isArray(annotations)
+      ? (annotations as Record<string, unknown>)
+      : {};
+  if (a.destructiveHint === true) return true;
+  if (a.readOnlyHint === true) return false;
+  if (a.readOnlyHint !== false) return true;
+  return a.destructiveHint !== false;
 }
 
 /** Options of `MCPPermissionPolicy`. */
@@ -88,6 +141,8 @@ interface Rules {
 }
 
 interface AgentRules extends KindRules<Rules> {
+  /** Tools whose annotations say they may destroy need confirmation. */
+  confirmDestructive: boolean;
   /** Undefined when the grant has no `resources` (no resource at all). */
   resources?: KindRules<ResourceRules>;
   /** Undefined when the grant has no `prompts` (no prompt at all). */
@@ -97,11 +152,15 @@ interface AgentRules extends KindRules<Rules> {
 interface KindRules<R> {
   allow: Map<string, R>;
   deny: Map<string, R>;
+  /** Undefined when there are no confirm patterns (the common case: one lookup less per decision). */
+  confirm: Map<string, R> | undefined;
   allowPatterns: string[];
   denyPatterns: string[];
+  confirmPatterns: string[];
   /** Pattern -> the reason of a decision it made, quoted once when the policy is built. */
   allowReasons: Map<string, string>;
   denyReasons: Map<string, string>;
+  confirmReasons: Map<string, string>;
 }
 
 /** What `match` and `matchResource` share: the pattern of `rules` that matches, if any. */
@@ -111,16 +170,21 @@ function kindRules<R>(
   compileKind: (patterns: readonly string[], deny: boolean) => Map<string, R>,
   allowPatterns: string[],
   denyPatterns: string[],
+  confirmPatterns: string[] = [],
 ): KindRules<R> {
   const reasons = (prefix: string, patterns: readonly string[]) =>
     new Map(patterns.map((pattern) => [pattern, `${prefix} ${shown(pattern)}`]));
   return {
     allow: compileKind(allowPatterns, false),
     deny: compileKind(denyPatterns, true),
+    // Confirm patterns are compiled like allow patterns (exact spelling): they grant.
+    confirm: confirmPatterns.length > 0 ? compileKind(confirmPatterns, false) : undefined,
     allowPatterns,
     denyPatterns,
+    confirmPatterns,
     allowReasons: reasons("allowed by pattern", allowPatterns),
     denyReasons: reasons("denied by pattern", denyPatterns),
+    confirmReasons: reasons("allowed after confirmation by pattern", confirmPatterns),
   };
 }
 
@@ -163,7 +227,7 @@ function decideByGrants<R>(
   serverName: string,
   name: string,
 ): MCPPermissionDecision {
-  if (!rules || rules.allowPatterns.length === 0) {
+  if (!rules || (rules.allowPatterns.length === 0 && rules.confirmPatterns.length === 0)) {
     return {
       allowed: false,
       basis: "no-grants",
@@ -177,6 +241,17 @@ function decideByGrants<R>(
       basis: "deny",
       reason: rules.denyReasons.get(denied) ?? `denied by pattern ${shown(denied)}`,
       matchedPattern: denied,
+    };
+  }
+  const confirmed = rules.confirm ? find(rules.confirm, serverName, name) : undefined;
+  if (confirmed) {
+    return {
+      allowed: true,
+      basis: "confirm",
+      reason:
+        rules.confirmReasons.get(confirmed) ?? `allowed after confirmation by pattern ${shown(confirmed)}`,
+      matchedPattern: confirmed,
+      confirmation: "pattern",
     };
   }
   const allowed = find(rules.allow, serverName, name);
@@ -336,7 +411,9 @@ function match(rules: Map<string, Rules>, serverName: string, toolName: string):
  * Deny by default: which agent may call which tool. Built from a plain object or from the config's
  * `permissions:` section. Patterns: `server.tool`, `server.*`, and `*` inside the tool part
  * (`github.get_*`); `*` never crosses into the server part, so `*` and `*.*` are refused. An agent's
- * `deny` patterns override its `allow` patterns. Matching is exact and case-sensitive.
+ * `deny` patterns override its `confirm` patterns, which override its `allow` patterns; a `confirm`
+ * pattern grants too, but the decision then says the call needs a person's confirmation
+ * (`confirmation`). Matching is exact and case-sensitive.
  */
 export class MCPPermissionPolicy {
   readonly #agents = new Map<string, AgentRules>();
@@ -364,9 +441,10 @@ export class MCPPermissionPolicy {
       const objectGrant = Array.isArray(grant)
         ? undefined
         : (grant as Exclude<MCPAgentGrant, readonly string[]>);
-      const { allow, deny } = objectGrant ?? {
+      const { allow, deny, confirm } = objectGrant ?? {
         allow: grant as readonly string[],
         deny: [] as readonly string[],
+        confirm: undefined,
       };
       const check = (list: unknown, field: string, problemOf: (pattern: string) => string | undefined) => {
         if (list === undefined) return [];
@@ -395,20 +473,31 @@ export class MCPPermissionPolicy {
           });
           return undefined;
         }
-        const lists = value as { allow?: unknown; deny?: unknown };
+        const lists = value as { allow?: unknown; deny?: unknown; confirm?: unknown };
         return {
           allow: check(lists.allow, `${field}.allow`, problemOf),
           deny: check(lists.deny, `${field}.deny`, problemOf),
+          confirm: check(lists.confirm, `${field}.confirm`, problemOf),
         };
       };
       const allowList = check(allow, objectGrant ? ".allow" : "", permissionPatternProblem);
       const denyList = check(deny, ".deny", permissionPatternProblem);
+      const confirmList = check(confirm, ".confirm", permissionPatternProblem);
+      const confirmDestructive = objectGrant?.confirmDestructive;
+      if (confirmDestructive !== undefined && typeof confirmDestructive !== "boolean") {
+        issues.push({ path: `${agent}.confirmDestructive`, message: "expected true or false" });
+      }
       const resources = kind(objectGrant?.resources, ".resources", resourcePatternProblem);
       const prompts = kind(objectGrant?.prompts, ".prompts", promptPatternProblem);
       this.#agents.set(agent, {
-        ...kindRules(compile, allowList, denyList),
-        ...(resources && { resources: kindRules(compileResources, resources.allow, resources.deny) }),
-        ...(prompts && { prompts: kindRules(compilePrompts, prompts.allow, prompts.deny) }),
+        ...kindRules(compile, allowList, denyList, confirmList),
+        confirmDestructive: confirmDestructive === true,
+        ...(resources && {
+          resources: kindRules(compileResources, resources.allow, resources.deny, resources.confirm),
+        }),
+        ...(prompts && {
+          prompts: kindRules(compilePrompts, prompts.allow, prompts.deny, prompts.confirm),
+        }),
       });
     }
     if (issues.length > 0) {
@@ -432,8 +521,12 @@ export class MCPPermissionPolicy {
     return new MCPPermissionPolicy(section, options);
   }
 
-  /** Decide whether `agent` may call `identity` — computed afresh on every call, never cached. */
-  decide(agent: string, identity: string): MCPPermissionDecision {
+  /**
+   * Decide whether `agent` may call `identity` — computed afresh on every call, never cached. Give `tool`
+   * (its annotations) for agents with `confirmDestructive`; without it (and without a `registry` option
+   * that has the tool) the tool counts as one whose annotations say nothing, so it needs confirmation.
+   */
+  decide(agent: string, identity: string, tool?: MCPDecideToolInfo): MCPPermissionDecision {
     const parsed = parseToolIdentity(identity);
     if (!parsed) {
       return {
@@ -442,15 +535,18 @@ export class MCPPermissionPolicy {
         reason: `"${String(identity)}" is not a tool identity of the form <server>.<tool>`,
       };
     }
-    const decision = decideByGrants(
-      agent,
-      typeof agent === "string" ? this.#agents.get(agent) : undefined,
-      "",
-      identity,
-      match,
-      parsed.serverName,
-      parsed.toolName,
-    );
+    const rules = typeof agent === "string" ? this.#agents.get(agent) : undefined;
+    let decision = decideByGrants(agent, rules, "", identity, match, parsed.serverName, parsed.toolName);
+    if (decision.allowed && !decision.confirmation && rules?.confirmDestructive) {
+      const annotations = tool ? tool.annotations : this.#options.registry?.get(identity)?.annotations;
+      if (annotationsNeedConfirmation(annotations)) {
+        decision = {
+          ...decision,
+          reason: `${decision.reason}; confirmation needed: the tool's annotations do not say it is read-only (confirmDestructive)`,
+          confirmation: "annotations",
+        };
+      }
+    }
     if (
       decision.allowed &&
       this.#options.pinToolDefinitions &&
@@ -559,16 +655,22 @@ export class MCPPermissionPolicy {
     return [...this.#agents.keys()];
   }
 
-  /** The grants as plain data (tool allow and deny lists per agent, and its resource and prompt lists if any). */
+  /** The grants as plain data (tool allow, deny and confirm lists per agent, `confirmDestructive`, and its resource and prompt lists if any). */
   toJSON(): MCPPermissionsConfig {
     const out: MCPPermissionsConfig = {};
-    const lists = (rules: { allowPatterns: string[]; denyPatterns: string[] }): MCPPatternLists => ({
+    const lists = (rules: {
+      allowPatterns: string[];
+      denyPatterns: string[];
+      confirmPatterns: string[];
+    }): MCPPatternLists => ({
       allow: [...rules.allowPatterns],
       deny: [...rules.denyPatterns],
+      ...(rules.confirmPatterns.length > 0 ? { confirm: [...rules.confirmPatterns] } : {}),
     });
     for (const [agent, rules] of this.#agents) {
       out[agent] = {
         ...lists(rules),
+        ...(rules.confirmDestructive ? { confirmDestructive: true } : {}),
         ...(rules.resources && { resources: lists(rules.resources) }),
         ...(rules.prompts && { prompts: lists(rules.prompts) }),
       };

@@ -10,6 +10,7 @@ describe("public API", () => {
         "MCPPermissionDeniedError",
         "MCPPermissionPolicy",
         "MCPToolRegistry",
+        "annotationsNeedConfirmation",
         "parseToolIdentity",
         "toolIdentity",
       ]

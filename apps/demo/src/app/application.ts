@@ -11,6 +11,8 @@ import { join, resolve } from "node:path";
 import {
   createMCPToolkit,
   MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+  MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_DEFINITION_CHANGED,
   MCP_TOOL_SEARCH,
@@ -283,7 +285,9 @@ export class Application {
   static serversGrantedTo(config: MCPConfig, agent: string): string[] {
     const grant = config.permissions[agent];
     if (!grant) return [];
-    const names = new Set(grant.allow.map((pattern) => pattern.slice(0, pattern.indexOf("."))));
+    // A `confirm` pattern grants too (each call then needs a person's confirmation).
+    const patterns = [...grant.allow, ...(grant.confirm ?? [])];
+    const names = new Set(patterns.map((pattern) => pattern.slice(0, pattern.indexOf("."))));
     return config.servers.filter((s) => names.has(s.name)).map((s) => s.name);
   }
 
@@ -447,6 +451,38 @@ function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
       tools: event.identities,
       limit: event.limit,
       reason: event.reason,
+    });
+  });
+  // Confirmations: who was asked about which call, what they decided, who answered and how long it
+  // waited — never the arguments (the preview is only shown to the person asked).
+  executor.events.on(MCP_TOOL_CALL_CONFIRMATION_REQUESTED, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+      tool: event.identity,
+      server: event.serverName,
+      agent: event.agent,
+      callId: event.callId,
+      runId: event.runId,
+      basis: event.basis,
+      fingerprint: event.fingerprint,
+      asked: event.asked,
+    });
+  });
+  executor.events.on(MCP_TOOL_CALL_CONFIRMATION_RESOLVED, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
+      tool: event.identity,
+      server: event.serverName,
+      agent: event.agent,
+      callId: event.callId,
+      runId: event.runId,
+      decision: event.decision,
+      scope: event.scope,
+      source: event.source,
+      answeredBy: event.answeredBy,
+      waitedMs: event.waitedMs,
     });
   });
   executor.events.on(MCP_TOOL_DEFINITION_CHANGED, (event) => {

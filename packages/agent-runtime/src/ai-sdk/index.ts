@@ -17,3 +17,7 @@ export { stopAfterToolRounds, toolSearchStateOf } from "./to-ai-sdk-tools.js";
 
 // ─── Reporting calls the AI SDK refuses before a tool runs ──────────────────────────────────────────
 export { reportInvalidToolCalls } from "./to-ai-sdk-tools.js";
+
+// ─── Confirmation through the AI SDK's approval flow: the run's state, where bindings are kept ────
+export { confirmationRunOf } from "./to-ai-sdk-tools.js";
+export { type MCPApprovalBindingStore, memoryApprovalBindingStore } from "./approvals.js";

@@ -10,7 +10,9 @@ import {
   type ToolCallRepairFunction,
   type ToolSet,
 } from "ai";
+import { createConfirmationRun, type MCPConfirmationRun } from "../confirmation.js";
 import { MCPInvalidArgumentsError } from "../errors.js";
+import { checkRun } from "../internal/confirmation-gate.js";
 import { modelToolDescription } from "../internal/model-tool-definition.js";
 import { SEARCH_TOOL_SCHEMA, ToolSearchSession } from "../internal/tool-search-session.js";
 import { reportUnknownTool } from "../internal/unknown-tool.js";
@@ -26,6 +28,13 @@ import {
   type MCPToolSearchState,
   resolveToolSearchSettings,
 } from "../tool-search-settings.js";
+import {
+  type ApprovalContext,
+  approvedAnswer,
+  type MCPApprovalBindingStore,
+  memoryApprovalBindingStore,
+  needsApproval,
+} from "./approvals.js";
 
 /** Where the tools come from: a toolkit (discovers on first use) or an executor and its registry. */
 export type MCPToolSource = MCPToolExecutor | Pick<MCPToolkit<never>, "executor" | "tools">;
@@ -67,6 +76,24 @@ export interface ToAISDKToolsOptions {
    * An `MCP_WARNING` (SERVERS_UNAVAILABLE) says which servers are missing and why.
    */
   degraded?: boolean;
+  /**
+   * Calls that need a person's confirmation (`confirm` patterns, `confirm_destructive`): `"ai-sdk"`
+   * (default) marks them with the AI SDK's own `needsApproval`, so `generateText` / `streamText` stop with
+   * a `tool-approval-request` for your application to show; when the SDK then runs an approved call, the
+   * approval is checked against the call's binding (its arguments, the tool's definition, the run), and a
+   * call whose approval was for other arguments is refused (CONFIRMATION_DENIED). `"executor"`: the
+   * executor's `confirm` handler is asked instead (no handler: CONFIRMATION_REQUIRED to the model).
+   */
+  confirmations?: "ai-sdk" | "executor";
+  /** The run's confirmation state (plain data, see `confirmationRunOf`): continue a run with it. */
+  confirmationRun?: MCPConfirmationRun;
+  /** The run's id, for a new confirmation state (default: a random UUID). */
+  runId?: string;
+  /**
+   * Where the bindings of calls the AI SDK asked approval for are kept (default: in memory). Give one
+   * backed by your database when approvals may be answered in another process.
+   */
+  approvalBindings?: MCPApprovalBindingStore;
 }
 
 /** What `search_tools` returns to the AI SDK: the model gets `text`; `found` are the identities found. */
@@ -79,6 +106,16 @@ export type MCPAISDKTools = Record<string, Tool<unknown, MCPAISDKToolOutput | MC
 
 /** The search session of each record made with tool search on. */
 const sessions = new WeakMap<object, ToolSearchSession>();
+/** The confirmation state of each record. */
+const runs = new WeakMap<object, MCPConfirmationRun>();
+
+/**
+ * The confirmation state of a record made by `toAISDKTools` (plain data: the run's id, its requests,
+ * tools confirmed for the run, answers used), to save with the run and pass back as `confirmationRun`.
+ */
+export function confirmationRunOf(tools: object): MCPConfirmationRun | undefined {
+  return runs.get(tools);
+}
 
 type ContentOutputPart =
   | { type: "text"; text: string }
@@ -162,6 +199,18 @@ export async function toAISDKTools(
     maxTools,
     ...(options.toolSearchState ? { resume: { started: true, toolSearch: options.toolSearchState } } : {}),
   });
+  const confirmations = options.confirmations ?? "ai-sdk";
+  if (confirmations !== "ai-sdk" && confirmations !== "executor") {
+    throw new TypeError(
+      `toAISDKTools: confirmations must be "ai-sdk" or "executor", got ${JSON.stringify(confirmations)}`,
+    );
+  }
+  const approvals: ApprovalContext = {
+    executor,
+    agent,
+    run: checkRun(options.confirmationRun) ?? createConfirmationRun(options.runId),
+    store: options.approvalBindings ?? memoryApprovalBindingStore(),
+  };
   type AnyOutput = MCPAISDKToolOutput | MCPAISDKSearchOutput;
   const toolOf = (descriptor: MCPToolDescriptor): Tool<unknown, AnyOutput> => {
     const identity = descriptor.identity;
@@ -170,11 +219,23 @@ export async function toAISDKTools(
       // No `validate`: the AI SDK passes the arguments through, and the executor checks them.
       inputSchema: jsonSchema(executor.inputSchemaOf(descriptor) as JSONSchema7),
       metadata: { mcpIdentity: identity, mcpServer: descriptor.serverName },
-      execute: async (input, { abortSignal }): Promise<MCPAISDKToolOutput> => {
+      ...(confirmations === "ai-sdk"
+        ? {
+            needsApproval: (
+              input: unknown,
+              { toolCallId, messages }: { toolCallId: string; messages: unknown[] },
+            ) => needsApproval(approvals, descriptor, input, toolCallId, messages),
+          }
+        : {}),
+      execute: async (input, { abortSignal, toolCallId, messages }): Promise<MCPAISDKToolOutput> => {
         try {
+          const answer =
+            confirmations === "ai-sdk" ? await approvedAnswer(approvals, toolCallId, messages) : undefined;
           const result = await executor.execute(agent, identity, (input ?? {}) as Record<string, unknown>, {
             ...(abortSignal ? { signal: abortSignal } : {}),
             ...(onProgress ? { onProgress } : {}),
+            confirmationRun: approvals.run,
+            ...(answer ? { confirmation: answer } : {}),
           });
           return { ok: true, text: result.text, result };
         } catch (error) {
@@ -247,6 +308,7 @@ export async function toAISDKTools(
   };
   sync();
   if (session.active) sessions.set(tools, session);
+  runs.set(tools, approvals.run);
   return tools;
 }
 

@@ -10,14 +10,18 @@ import {
   MCPServerNotFoundError,
 } from "@agentforge/mcp-client";
 import {
+  configVariables,
+  createSecretRedactor,
   grantServerIssues,
   type MCPConfig,
   MCPConfigError,
   MCPError,
   type MCPPermissionsConfig,
+  type SecretRedactor,
   suggestName,
 } from "@agentforge/mcp-config";
 import {
+  type MCPDecideToolInfo,
   type MCPPermissionDecision,
   type MCPPermissionGrants,
   MCPPermissionPolicy,
@@ -70,8 +74,8 @@ class FollowingPolicy extends MCPPermissionPolicy {
     this.current = current;
   }
 
-  override decide(agent: string, identity: string): MCPPermissionDecision {
-    return this.current.decide(agent, identity);
+  override decide(agent: string, identity: string, tool?: MCPDecideToolInfo): MCPPermissionDecision {
+    return this.current.decide(agent, identity, tool);
   }
 
   override decideResource(agent: string, serverName: string, uri: string): MCPPermissionDecision {
@@ -240,6 +244,15 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
       ...(options.ranker ? { ranker: options.ranker } : {}),
       serverError: (serverName: string) => this.#serverError(serverName),
       ...(options.degraded !== undefined ? { degraded: options.degraded } : {}),
+      ...(options.confirm !== undefined ? { confirm: options.confirm } : {}),
+      ...(options.confirmationTimeoutMs !== undefined
+        ? { confirmationTimeoutMs: options.confirmationTimeoutMs }
+        : {}),
+      ...(options.maxConfirmationsPerRun !== undefined
+        ? { maxConfirmationsPerRun: options.maxConfirmationsPerRun }
+        : {}),
+      // Previews of arguments to confirm never show a secret of the roster (any server's).
+      redactSecrets: (text: string) => this.#rosterSecrets().redact(text),
       // Asked at every loop start: follows reloads of the roster.
       toolSearch: (agent: string) => this.#toolSearchLayers(agent),
     });
@@ -262,6 +275,24 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
     this.#assertOpen("createExecutor");
     return this.#newExecutor(options.clientManager ?? this.manager);
   }
+
+  /** A redactor of every secret the roster reads (all servers), remade when the roster or time moved on. */
+  #rosterSecrets(): SecretRedactor {
+    const env =
+      this.#options.env ??
+      (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ??
+      {};
+    const values = this.#config.servers.flatMap((server) =>
+      configVariables(server).map(({ name }) => env[name]),
+    );
+    const key = values.join("\u0000");
+    if (this.#secrets?.config !== this.#config || this.#secrets.key !== key) {
+      this.#secrets = { config: this.#config, key, redactor: createSecretRedactor(values) };
+    }
+    return this.#secrets.redactor;
+  }
+
+  #secrets: { config: MCPConfig; key: string; redactor: SecretRedactor } | undefined;
 
   get config(): MCPConfig {
     return this.#config;

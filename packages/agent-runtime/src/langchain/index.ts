@@ -17,4 +17,7 @@ export {
   invokeWithTools,
   type ToolCallRecord,
   type ToolLoopState,
+  type ToolLoopPending,
+  type ToolLoopPendingCall,
+  type ToolLoopConfirmationAnswer,
 } from "./invoke-with-tools.js";

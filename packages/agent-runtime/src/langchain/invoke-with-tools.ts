@@ -13,7 +13,15 @@ import {
 } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 import { DynamicStructuredTool } from "@langchain/core/tools";
+import {
+  createConfirmationRun,
+  type MCPConfirmationAnswer,
+  type MCPConfirmationDecision,
+  type MCPConfirmationRequest,
+  type MCPConfirmationRun,
+} from "../confirmation.js";
 import { MCPInvalidArgumentsError } from "../errors.js";
+import { checkRun } from "../internal/confirmation-gate.js";
 import {
   SEARCH_TOOL_SCHEMA,
   type SearchOutcome,
@@ -66,6 +74,39 @@ export interface ToolLoopState {
    * found) and the searches made. A run resumed from this state keeps searching, with these tools.
    */
   toolSearch?: MCPToolSearchState;
+  /** The run's confirmation state: its id, requests made, tools confirmed for the run, answers used. */
+  confirmation?: MCPConfirmationRun;
+  /** Set while the run waits for a person to confirm tool calls (`confirmations: "pause"`). */
+  pending?: ToolLoopPending;
+}
+
+/**
+ * A round that waits for confirmations: the calls that wait (each with the request to show a person,
+ * and the answer once given), and the tool messages of the round's other calls, which already ran.
+ */
+export interface ToolLoopPending {
+  /** Tool messages (stored form) of the round's calls that ran. */
+  results: StoredMessage[];
+  /** The calls that wait, in the order the model made them. */
+  confirmations: ToolLoopPendingCall[];
+}
+
+/** One call that waits for a person's confirmation. */
+export interface ToolLoopPendingCall {
+  /** The model's tool_call_id. */
+  toolCallId: string;
+  /** The name the model used. */
+  modelName: string;
+  /** What to show the person (its `callId` is what an answer names). */
+  request: MCPConfirmationRequest;
+  /** The answer, once given (the run goes on when every waiting call has one). */
+  answer?: MCPConfirmationDecision;
+}
+
+/** An answer to a waiting call, for `invokeWithTools({ resume, confirmationAnswers })`. */
+export interface ToolLoopConfirmationAnswer extends MCPConfirmationDecision {
+  /** The `callId` of the request answered. */
+  callId: string;
 }
 
 /**
@@ -130,11 +171,31 @@ export interface InvokeWithToolsOptions {
    * model is called). An `MCP_WARNING` (SERVERS_UNAVAILABLE) says which servers are missing and why.
    */
   degraded?: boolean;
+  /**
+   * Calls that need a person's confirmation: `"ask"` (default) asks the executor's `confirm` handler
+   * (no handler: the model gets a CONFIRMATION_REQUIRED error); `"pause"` asks no one — the run stops
+   * with `status: "awaiting_confirmation"`, the waiting calls in `pending` and in the state (persist it,
+   * show the requests), and goes on when resumed with `resume` and `confirmationAnswers`.
+   */
+  confirmations?: "ask" | "pause";
+  /**
+   * Answers to the waiting calls of `resume` (by the request's `callId`). Each is bound to the call it
+   * answers (arguments, tool definition, run): a changed definition or arguments are refused. Calls still
+   * without an answer keep the run waiting.
+   */
+  confirmationAnswers?: readonly ToolLoopConfirmationAnswer[];
+  /** The run's id (its confirmation state is keyed by it; default: a random UUID, or the resumed run's). */
+  runId?: string;
 }
 
 /** What `invokeWithTools` returns. */
 export interface InvokeWithToolsResult {
-  /** The final answer. */
+  /**
+   * `finished`: `message` is the final answer. `awaiting_confirmation` (with `confirmations: "pause"`):
+   * the run waits for answers to `pending`; `state` is what to resume from.
+   */
+  status: "finished" | "awaiting_confirmation";
+  /** The final answer (while awaiting confirmation: the model's message with the waiting calls). */
   message: AIMessage;
   /** The whole conversation, serializable. */
   transcript: StoredMessage[];
@@ -143,6 +204,10 @@ export interface InvokeWithToolsResult {
   rounds: number;
   /** Tool search, when it was on for the run: the tools found and the searches made. */
   toolSearch?: MCPToolSearchState;
+  /** While awaiting confirmation: the requests to show a person (answer each by its `callId`). */
+  pending?: MCPConfirmationRequest[];
+  /** While awaiting confirmation: the state to resume from (also given to `onRound`). */
+  state?: ToolLoopState;
 }
 
 const ERROR_CODE = /^Error \(([A-Z_]+)\)/;
@@ -351,6 +416,19 @@ export async function invokeWithTools(
     : [...messages];
   const calls: ToolCallRecord[] = options.resume ? [...options.resume.calls] : [];
   let round = options.resume?.round ?? 0;
+  const pauseMode = options.confirmations === "pause";
+  if (options.confirmations !== undefined && options.confirmations !== "ask" && !pauseMode) {
+    throw new TypeError(
+      `invokeWithTools: confirmations must be "ask" or "pause", got ${JSON.stringify(options.confirmations)}`,
+    );
+  }
+  const confirmationRun: MCPConfirmationRun =
+    checkRun(options.resume?.confirmation) ?? createConfirmationRun(options.runId);
+  let pending: ToolLoopPending | undefined = options.resume?.pending;
+  /** Requests deferred in the round being run: toolCallId -> request. */
+  const deferred = new Map<string, MCPConfirmationRequest>();
+  /** Answers given ahead for the calls being run: toolCallId -> answer. */
+  const answers = new Map<string, MCPConfirmationAnswer>();
   const config = { ...(signal ? { signal } : {}), ...(callbacks ? { callbacks } : {}) };
   // A granted server that did not start fails the run here, with its own error (unless degraded):
   // never a model call that quietly runs without the agent's tools.
@@ -376,6 +454,7 @@ export async function invokeWithTools(
   const finish = (message: AIMessage): InvokeWithToolsResult => {
     const toolSearch = session.state();
     return {
+      status: "finished",
       message,
       transcript: mapChatMessagesToStoredMessages(history),
       calls,
@@ -390,6 +469,17 @@ export async function invokeWithTools(
     nameMap,
     media: pickMedia(model, options.media ?? "auto"),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    callOptions: ({ toolCallId }) => {
+      const answer = toolCallId === undefined ? undefined : answers.get(toolCallId);
+      return {
+        confirmationRun,
+        ...(pauseMode ? { deferConfirmation: true } : {}),
+        ...(answer ? { confirmation: answer } : {}),
+      };
+    },
+    onConfirmationPending: (request, { toolCallId }) => {
+      if (toolCallId !== undefined) deferred.set(toolCallId, request);
+    },
   });
   const byName = new Map(tools.map((t) => [t.name, t]));
   if (tools.length === 0) {
@@ -505,16 +595,107 @@ export async function invokeWithTools(
   };
 
   // Hand the state to the caller after every round (and turn of searches), and once more with the answer.
-  const saveState = async (finished: boolean) => {
+  const currentState = (finished: boolean): ToolLoopState => {
     const toolSearch = session.state();
-    await options.onRound?.({
+    return {
       messages: mapChatMessagesToStoredMessages(history),
       round,
       calls: [...calls],
       finished,
       ...(toolSearch ? { toolSearch } : {}),
-    });
+      confirmation: confirmationRun,
+      ...(pending ? { pending } : {}),
+    };
   };
+  const saveState = async (finished: boolean) => {
+    await options.onRound?.(currentState(finished));
+  };
+  /** Stop and wait for answers: the state (saved through onRound) holds the waiting calls. */
+  const awaitConfirmation = async (reply: AIMessage): Promise<InvokeWithToolsResult> => {
+    const state = currentState(false);
+    await options.onRound?.(state);
+    const toolSearch = session.state();
+    return {
+      status: "awaiting_confirmation",
+      message: reply,
+      transcript: state.messages,
+      calls,
+      rounds: round,
+      ...(toolSearch ? { toolSearch } : {}),
+      pending: (pending?.confirmations ?? []).filter((c) => !c.answer).map((c) => c.request),
+      state,
+    };
+  };
+  /** The round's tool messages in the order of the model's calls; the round is done. */
+  const completeRound = (messagesById: Map<string, ToolMessage>, order: readonly string[]) => {
+    for (const id of order) {
+      const message = messagesById.get(id);
+      if (message) history.push(message);
+    }
+    pending = undefined;
+    round++;
+  };
+
+  // A resumed run that waits for confirmations: take the answers, then run the calls that waited.
+  if (pending) {
+    const waiting = pending;
+    const given = options.confirmationAnswers ?? [];
+    waiting.confirmations = waiting.confirmations.map((entry) => {
+      const answer = given.find((a) => a?.callId === entry.request.callId);
+      if (!answer || entry.answer) return entry;
+      if (answer.decision !== "allow" && answer.decision !== "deny") {
+        throw new TypeError(
+          `invokeWithTools: the answer for call ${JSON.stringify(answer.callId)} must be { decision: "allow" | "deny" }`,
+        );
+      }
+      const { callId: _callId, ...decision } = answer;
+      return { ...entry, answer: decision };
+    });
+    const reply = history.at(-1);
+    if (!(reply instanceof AIMessage)) {
+      throw new TypeError(
+        "invokeWithTools: a state waiting for confirmations must end with the model's reply",
+      );
+    }
+    if (waiting.confirmations.some((entry) => !entry.answer)) return awaitConfirmation(reply);
+    signal?.throwIfAborted();
+    const byId = new Map<string, ToolMessage>();
+    for (const message of mapStoredMessagesToChatMessages(waiting.results)) {
+      if (ToolMessage.isInstance(message)) byId.set(message.tool_call_id, message);
+    }
+    const names = new Set(boundTools().map((t) => t.name));
+    const toolCalls = answerableCalls(reply, round + 1).calls;
+    for (const entry of waiting.confirmations) {
+      answers.set(entry.toolCallId, {
+        ...(entry.answer as MCPConfirmationDecision),
+        binding: entry.request.binding,
+        callId: entry.request.callId,
+        requestedAt: entry.request.requestedAt,
+      });
+    }
+    const outcomes = await Promise.all(
+      waiting.confirmations.map((entry) => {
+        const call = toolCalls.find((c) => c.id === entry.toolCallId) ?? {
+          id: entry.toolCallId,
+          name: entry.modelName,
+          args: {},
+          malformed: false,
+        };
+        return runCall(call, names);
+      }),
+    );
+    if (signal?.aborted) throw abortError(signal);
+    answers.clear();
+    for (const { message, record } of outcomes) {
+      byId.set(message.tool_call_id, message);
+      if (record) calls.push(record);
+    }
+    completeRound(
+      byId,
+      toolCalls.map((c) => c.id),
+    );
+    await saveState(false);
+  }
 
   let bound = boundTools();
   while (round < maxRounds && bound.length > 0) {
@@ -529,8 +710,26 @@ export async function invokeWithTools(
       return finish(reply);
     }
     const names = new Set(bound.map((t) => t.name));
+    deferred.clear();
     const results = await Promise.all(toolCalls.map((call) => runCall(call, names)));
     if (signal?.aborted) throw abortError(signal);
+    if (deferred.size > 0) {
+      // Some calls wait for a person: keep what ran, and stop until the answers come.
+      const ran = results.filter(({ message }) => !deferred.has(message.tool_call_id));
+      for (const { record } of ran) if (record) calls.push(record);
+      pending = {
+        results: mapChatMessagesToStoredMessages(ran.map(({ message }) => message)),
+        confirmations: toolCalls
+          .filter((call) => deferred.has(call.id))
+          .map((call) => ({
+            toolCallId: call.id,
+            modelName: call.name,
+            request: deferred.get(call.id) as MCPConfirmationRequest,
+          })),
+      };
+      deferred.clear();
+      return awaitConfirmation(reply);
+    }
     // Records and messages in the order the model asked for them, whatever order they finished in.
     for (const { message, record } of results) {
       history.push(message);

@@ -2,8 +2,15 @@ import { MCPError } from "@agentforge/mcp-config";
 import type { MCPToolDescriptor } from "@agentforge/mcp-permissions";
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
+import type { MCPConfirmationRequest } from "../confirmation.js";
+import { MCPConfirmationError } from "../errors.js";
 import { modelToolDescription } from "../internal/model-tool-definition.js";
-import type { MCPToolExecutor, MCPToolProgress, MCPToolResult } from "../mcp-tool-executor.js";
+import type {
+  MCPExecuteOptions,
+  MCPToolExecutor,
+  MCPToolProgress,
+  MCPToolResult,
+} from "../mcp-tool-executor.js";
 import { MCPToolNameMap } from "../mcp-tool-name-map.js";
 import { toolErrorText } from "../tool-error-text.js";
 import { type MCPMediaOptions, selectToolResultMedia } from "../tool-result-media.js";
@@ -27,6 +34,21 @@ export interface ToLangChainToolsOptions {
   media?: LangChainToolMedia;
   /** Receives each call's progress (coalesced; numbers only), see `MCPExecuteOptions.onProgress`. */
   onProgress?: (progress: MCPToolProgress) => void;
+  /**
+   * Further executor options per call (a run's `confirmationRun`, an answer given ahead as
+   * `confirmation`, `deferConfirmation`, a `confirm` handler): called with the identity and the tool call's
+   * id (undefined when the tool is invoked with bare arguments).
+   */
+  callOptions?: (call: {
+    identity: string;
+    toolCallId: string | undefined;
+  }) => Pick<MCPExecuteOptions, "confirmationRun" | "confirmation" | "confirm" | "deferConfirmation">;
+  /**
+   * A call whose confirmation was deferred (`deferConfirmation`) and waits for a person: it was not made,
+   * and the tool answers with a CONFIRMATION_REQUIRED error message — a loop that pauses keeps `request`
+   * and drops that message.
+   */
+  onConfirmationPending?: (request: MCPConfirmationRequest, call: { toolCallId: string | undefined }) => void;
 }
 
 /** LangChain standard content blocks of a tool message. */
@@ -106,14 +128,28 @@ export function toLangChainTools(
       responseFormat: "content_and_artifact",
       metadata: { mcpIdentity: descriptor.identity, mcpServer: descriptor.serverName },
       func: async (args: Record<string, unknown>, _runManager, config?: ToolRunnableConfig) => {
+        let extra: ReturnType<NonNullable<ToLangChainToolsOptions["callOptions"]>> | undefined;
         try {
+          extra = options.callOptions?.({
+            identity: descriptor.identity,
+            toolCallId: config?.toolCall?.id,
+          });
           const result: MCPToolResult = await executor.execute(agent, descriptor.identity, args ?? {}, {
+            ...extra,
             ...(config?.signal ? { signal: config.signal } : {}),
             ...(onProgress ? { onProgress } : {}),
           });
           return [contentOf(result, media), result];
         } catch (error) {
           if (!MCPError.isInstance(error) || config?.signal?.aborted) throw error;
+          if (
+            MCPConfirmationError.isInstance(error) &&
+            error.code === "CONFIRMATION_REQUIRED" &&
+            error.request !== undefined &&
+            extra?.deferConfirmation === true
+          ) {
+            options.onConfirmationPending?.(error.request, { toolCallId: config?.toolCall?.id });
+          }
           const text = toolErrorText(error, { nameMap });
           const callId = config?.toolCall?.id;
           if (!callId) return [text, undefined];

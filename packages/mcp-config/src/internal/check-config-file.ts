@@ -212,8 +212,10 @@ const toolPattern = patterns(permissionPatternProblem);
 
 function patternLists(value: unknown, item: (value: unknown) => string): string[] | Data {
   if (Array.isArray(value)) return value.map(item);
-  const input = object(value, ["allow", "deny"]);
-  return { allow: list(input.allow, item, []), deny: list(input.deny, item, []) };
+  const input = object(value, ["allow", "deny", "confirm"]);
+  const out: Data = { allow: list(input.allow, item, []), deny: list(input.deny, item, []) };
+  optional(out, "confirm", input.confirm, (v) => list(v, item));
+  return out;
 }
 
 function toolSearch(value: unknown): Data {
@@ -234,8 +236,20 @@ function toolSearch(value: unknown): Data {
 
 function agentGrant(value: unknown): string[] | Data {
   if (Array.isArray(value)) return value.map(toolPattern);
-  const input = object(value, ["allow", "deny", "resources", "prompts", "tool_search"]);
+  const input = object(value, [
+    "allow",
+    "deny",
+    "confirm",
+    "confirm_destructive",
+    "resources",
+    "prompts",
+    "tool_search",
+  ]);
   const out: Data = { allow: list(input.allow, toolPattern, []), deny: list(input.deny, toolPattern, []) };
+  optional(out, "confirm", input.confirm, (v) => list(v, toolPattern));
+  optional(out, "confirm_destructive", input.confirm_destructive, (v) =>
+    typeof v === "boolean" ? v : giveUp(),
+  );
   optional(out, "resources", input.resources, (v) => patternLists(v, patterns(resourcePatternProblem)));
   optional(out, "prompts", input.prompts, (v) => patternLists(v, patterns(promptPatternProblem)));
   optional(out, "tool_search", input.tool_search, toolSearch);

@@ -33,7 +33,12 @@ export function toServerConfig(
 type PatternListsInput = string[] | MCPPatternLists;
 
 function patternLists(value: PatternListsInput): MCPPatternLists {
-  return Array.isArray(value) ? { allow: value, deny: [] } : value;
+  if (Array.isArray(value)) return { allow: value, deny: [] };
+  return {
+    allow: value.allow,
+    deny: value.deny,
+    ...(value.confirm === undefined ? {} : { confirm: value.confirm }),
+  };
 }
 
 /** `tool_search:` as written (snake_case, validated). */
@@ -69,7 +74,7 @@ export function toolSearchInput(config: MCPToolSearchConfig): ToolSearchInput {
   return out;
 }
 
-/** The `permissions:` section with every list form turned into `{ allow, deny }`. */
+/** The `permissions:` section with every list form turned into `{ allow, deny, confirm? }`. */
 export function normalizePermissions(
   section: Record<
     string,
@@ -78,6 +83,7 @@ export function normalizePermissions(
         resources?: PatternListsInput;
         prompts?: PatternListsInput;
         tool_search?: ToolSearchInput;
+        confirm_destructive?: boolean;
       })
   >,
 ): MCPPermissionsConfig {
@@ -87,10 +93,12 @@ export function normalizePermissions(
       permissions[agent] = { allow: grant, deny: [] };
       continue;
     }
-    const { allow, deny, resources, prompts, tool_search } = grant;
+    const { allow, deny, confirm, confirm_destructive, resources, prompts, tool_search } = grant;
     permissions[agent] = {
       allow,
       deny,
+      ...(confirm === undefined ? {} : { confirm }),
+      ...(confirm_destructive === undefined ? {} : { confirmDestructive: confirm_destructive }),
       ...(resources === undefined ? {} : { resources: patternLists(resources) }),
       ...(prompts === undefined ? {} : { prompts: patternLists(prompts) }),
       ...(tool_search === undefined ? {} : { toolSearch: toolSearchConfig(tool_search) }),
