@@ -1,7 +1,9 @@
 // Shared vitest presets: `unit` (next to the code, no I/O) and `e2e` (test/e2e, real processes).
 const shared = {
   exclude: ["**/node_modules/**", "**/dist/**", "**/*.live.test.ts"],
-  testTimeout: 30_000,
+  // CPU-bound unit tests (5,000 random roster mutations) took 52 s in a clean-clone run at load 28 on
+  // 2 cores, against about 8 s on a quiet machine: the budget is for a busy machine, not a quiet one.
+  testTimeout: 120_000,
   hookTimeout: 60_000,
 };
 
