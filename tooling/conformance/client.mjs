@@ -106,19 +106,24 @@ function argumentsFor(tool) {
 let exitCode = 0;
 try {
   const tools = await manager.listTools("conformance");
-  const wanted =
-    scenario === "initialize"
-      ? []
-      : scenario === "tools_call"
-        ? tools.filter((tool) => tool.toolName === "add_numbers")
-        : tools.slice(0, 1);
-  for (const tool of wanted) {
-    const result = await manager.callTool(
-      "conformance",
-      tool.toolName,
-      argumentsFor({ name: tool.toolName, inputSchema: tool.inputSchema }),
-    );
-    process.stdout.write(`${tool.toolName}: ${JSON.stringify(result.content)}\n`);
+  // Which calls the scenario wants: the ones it lists in its context (with their arguments), every
+  // tool (the multi-round scenario), none (handshake and schema-only scenarios), or the first tool.
+  const calls = Array.isArray(context.toolCalls)
+    ? context.toolCalls.map((call) => ({ name: call.name, args: call.arguments ?? {} }))
+    : (scenario === "initialize" || scenario === "json-schema-ref-no-deref"
+        ? []
+        : scenario === "tools_call"
+          ? tools.filter((tool) => tool.toolName === "add_numbers")
+          : scenario === "sep-2322-client-request-state"
+            ? tools
+            : tools.slice(0, 1)
+      ).map((tool) => ({
+        name: tool.toolName,
+        args: argumentsFor({ name: tool.toolName, inputSchema: tool.inputSchema }),
+      }));
+  for (const call of calls) {
+    const result = await manager.callTool("conformance", call.name, call.args);
+    process.stdout.write(`${call.name}: ${JSON.stringify(result.content)}\n`);
   }
 } catch (error) {
   process.stderr.write(`agentforge client: ${error?.code ?? ""} ${error?.message ?? error}\n`);

@@ -69,7 +69,15 @@ export type MCPRequestErrorCode =
   /** The caller's AbortSignal fired; `notifications/cancelled` was sent to the server. */
   | "REQUEST_CANCELLED"
   /** The reply is not a valid MCP result (wrong shape, or structured content not matching the output schema). */
-  | "INVALID_REPLY";
+  | "INVALID_REPLY"
+  /** The server does not speak the protocol revision asked for (JSON-RPC -32022; the message lists the ones it does). */
+  | "PROTOCOL_VERSION_UNSUPPORTED"
+  /** The server refused the request's MCP headers as not matching its body (JSON-RPC -32020). */
+  | "PROTOCOL_HEADER_MISMATCH"
+  /** `resources/read`: the server has no resource at that URI (JSON-RPC -32002, or -32602 in 2026-07-28). */
+  | "RESOURCE_NOT_FOUND"
+  /** A request needed more input rounds (`input_required`) than the client allows. */
+  | "INPUT_ROUNDS_EXCEEDED";
 
 /** Codes of `MCPCapabilityError`. */
 export type MCPCapabilityErrorCode =

@@ -22,6 +22,11 @@ export interface MCPOAuthRecord {
   clientInformation?: OAuthClientInformationMixed;
   /** Cached discovery results (protected-resource and authorization-server metadata). */
   discoveryState?: OAuthDiscoveryState;
+  /**
+   * The authorization server (its metadata `issuer`) the registration and tokens belong to. When the
+   * server names another authorization server, neither is used: the client registers anew.
+   */
+  issuer?: string;
 }
 
 /**

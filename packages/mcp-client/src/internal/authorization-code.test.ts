@@ -31,6 +31,28 @@ describe("AuthorizationCodeProvider", () => {
     });
   });
 
+  it("keys the registration and tokens by issuer: another authorization server gets neither (SEP-2352)", async () => {
+    const store = new MCPMemoryTokenStore();
+    const p = provider(store);
+    await p.prepare();
+    const as1 = { issuer: "https://as1.example" };
+    const as2 = { issuer: "https://as2.example" };
+    await p.saveClientInformation({ client_id: "as1-client" }, as1);
+    await p.saveTokens({ access_token: "as1-token", token_type: "Bearer" }, as1);
+    expect(await p.clientInformation(as1)).toEqual({ client_id: "as1-client" });
+    expect((await p.tokens(as1))?.access_token).toBe("as1-token");
+    expect(await p.clientInformation(as2)).toBeUndefined();
+    expect(await p.tokens(as2)).toBeUndefined();
+    // The per-request read (no issuer) gets the latest tokens.
+    expect((await p.tokens())?.access_token).toBe("as1-token");
+    // Registering with the new server drops the old server's tokens.
+    await p.saveClientInformation({ client_id: "as2-client" }, as2);
+    expect(await p.tokens()).toBeUndefined();
+    expect(await p.clientInformation(as2)).toEqual({ client_id: "as2-client" });
+    expect(await p.clientInformation(as1)).toBeUndefined();
+    expect((await store.get("remote"))?.issuer).toBe("https://as2.example");
+  });
+
   it("ignores a stored login made for another URL", async () => {
     const store = new MCPMemoryTokenStore();
     store.set("remote", {

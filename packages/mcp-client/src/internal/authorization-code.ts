@@ -19,6 +19,7 @@ import type {
 import {
   auth,
   extractWWWAuthenticateParams,
+  type OAuthClientInformationContext,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
 } from "@modelcontextprotocol/client";
@@ -164,6 +165,7 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   private loaded = false;
   private port: number | undefined;
   private expectedState: string | undefined;
+  private rediscover = false;
   private verifier: string | undefined;
   private stepUp = false;
   private pending: URL | undefined;
@@ -246,30 +248,45 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
     return this.expectedState;
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(
+    context?: OAuthClientInformationContext,
+  ): Promise<OAuthClientInformationMixed | undefined> {
     if (this.preRegistered) return this.preRegistered;
-    return (await this.load()).clientInformation;
+    const record = await this.load();
+    // Credentials are keyed by issuer: a registration with another authorization server is never reused.
+    if (!sameIssuer(record, context)) return undefined;
+    return record.clientInformation;
   }
 
-  async saveClientInformation(information: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(
+    information: OAuthClientInformationMixed,
+    context?: OAuthClientInformationContext,
+  ): Promise<void> {
     if (this.preRegistered) return; // read from the environment every time; never stored
     this.options.redactor.add((information as { client_secret?: string }).client_secret);
-    (await this.load()).clientInformation = information;
+    const record = await this.load();
+    if (!sameIssuer(record, context)) delete record.tokens; // issued by the previous authorization server
+    if (context?.issuer) record.issuer = context.issuer;
+    record.clientInformation = information;
     await this.persist();
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
-    const tokens = (await this.load()).tokens;
+  async tokens(context?: OAuthClientInformationContext): Promise<OAuthTokens | undefined> {
+    const record = await this.load();
+    if (!sameIssuer(record, context)) return undefined;
+    const tokens = record.tokens;
     if (!tokens || !this.stepUp) return tokens;
     // Stepping up: a refresh would only renew the scopes already granted, so the SDK must not see it.
     const { refresh_token: _dropped, ...rest } = tokens;
     return rest;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async saveTokens(tokens: OAuthTokens, context?: OAuthClientInformationContext): Promise<void> {
     this.options.redactor.add(tokens.access_token);
     this.options.redactor.add(tokens.refresh_token);
     const record = await this.load();
+    if (!sameIssuer(record, context)) delete record.tokens;
+    if (context?.issuer) record.issuer = context.issuer;
     // A refresh answer may leave the refresh token out: the old one stays valid then.
     record.tokens =
       tokens.refresh_token || !record.tokens?.refresh_token
@@ -310,16 +327,24 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    // After a 401 the server may name another authorization server: discover again (SEP-2352).
+    if (this.rediscover) return undefined;
     return (await this.load()).discoveryState;
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    this.rediscover = false;
     (await this.load()).discoveryState = state;
     await this.persist();
   }
 
-  /** Watches the MCP server's answers: a 403 `insufficient_scope` means the next login steps up. */
+  /**
+   * Watches the MCP server's answers: a 401 means the cached discovery may be stale (the protected
+   * resource may have moved to another authorization server); a 403 `insufficient_scope` means the
+   * next login steps up.
+   */
   observe(response: Response): void {
+    if (response.status === 401) this.rediscover = true;
     if (response.status !== 403) return;
     if (extractWWWAuthenticateParams(response).error === "insufficient_scope") this.stepUp = true;
   }
@@ -453,6 +478,11 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
       await listener.close();
     }
   }
+}
+
+/** Whether the stored credentials belong to the authorization server the SDK resolved (or either is unknown). */
+function sameIssuer(record: MCPOAuthRecord, context: OAuthClientInformationContext | undefined): boolean {
+  return !context?.issuer || !record.issuer || record.issuer === context.issuer;
 }
 
 /** Whether an error chain holds the SDK's UnauthorizedError (the flow stopped for a login). */

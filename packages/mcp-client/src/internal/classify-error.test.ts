@@ -222,3 +222,56 @@ describe("requestError", () => {
     expect(error.code).toBe("CONNECTION_LOST");
   });
 });
+
+describe("2026-07-28 error codes", () => {
+  const base = {
+    serverName: "s",
+    method: "tools/call",
+    toolName: "t",
+    kind: "streamable-http" as const,
+    stdio: undefined,
+    redactor: new Redactor(),
+    timeoutMs: 1000,
+    elapsedMs: 1,
+    cancelled: false,
+    totalTimeoutMs: undefined,
+  };
+
+  it("maps -32022 to PROTOCOL_VERSION_UNSUPPORTED naming only clean versions, -32020 to PROTOCOL_HEADER_MISMATCH", () => {
+    const unsupported = requestError(
+      new ProtocolError(-32022, "Unsupported protocol version", {
+        supported: ["2025-11-25", "\u001b[31mevil", "2026-07-28"],
+        requested: "2024-01-01",
+      }),
+      base,
+    );
+    expect(unsupported).toMatchObject({ code: "PROTOCOL_VERSION_UNSUPPORTED", rpcCode: -32022 });
+    expect(unsupported.message).toContain("it lists 2025-11-25, 2026-07-28");
+    expect(unsupported.message).not.toContain("evil");
+    expect(requestError(new ProtocolError(-32020, "Header mismatch"), base)).toMatchObject({
+      code: "PROTOCOL_HEADER_MISMATCH",
+      rpcCode: -32020,
+    });
+  });
+
+  it("maps a resource not found (-32002, or -32602 with the uri) on resources/read to RESOURCE_NOT_FOUND", () => {
+    const read = { ...base, method: "resources/read", toolName: undefined };
+    expect(requestError(new ProtocolError(-32002, "Resource not found"), read).code).toBe(
+      "RESOURCE_NOT_FOUND",
+    );
+    expect(
+      requestError(new ProtocolError(-32602, "Resource not found", { uri: "file:///x" }), read).code,
+    ).toBe("RESOURCE_NOT_FOUND");
+    expect(requestError(new ProtocolError(-32602, "bad params"), read).code).toBe("RPC_ERROR");
+    expect(requestError(new ProtocolError(-32000, "busy"), base)).toMatchObject({
+      code: "RPC_ERROR",
+      rpcCode: -32000,
+    });
+  });
+
+  it("maps too many input rounds to INPUT_ROUNDS_EXCEEDED", () => {
+    expect(
+      requestError(new SdkError(SdkErrorCode.InputRequiredRoundsExceeded, "too many rounds"), base).code,
+    ).toBe("INPUT_ROUNDS_EXCEEDED");
+  });
+});

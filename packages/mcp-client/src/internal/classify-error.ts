@@ -380,6 +380,51 @@ function what(failure: RequestFailure): string {
   return failure.toolName ? `tools/call "${failure.toolName}"` : failure.method;
 }
 
+/** JSON-RPC error codes of the 2026-07-28 revision the client reports with their own error code. */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+const HEADER_MISMATCH = -32020;
+const RESOURCE_NOT_FOUND_2025 = -32002;
+
+/** Only what is safe to show of a version a server lists: a short run of visible ASCII. */
+const versionText = (value: unknown): string | undefined =>
+  typeof value === "string" && /^[\x21-\x7e]{1,32}$/.test(value) ? value : undefined;
+
+function typedRpcError(
+  error: ProtocolError,
+  failure: RequestFailure,
+):
+  | {
+      code: "PROTOCOL_VERSION_UNSUPPORTED" | "PROTOCOL_HEADER_MISMATCH" | "RESOURCE_NOT_FOUND";
+      message: string;
+    }
+  | undefined {
+  const where = `${what(failure)} on MCP server "${failure.serverName}"`;
+  if (error.code === UNSUPPORTED_PROTOCOL_VERSION) {
+    const listed = (error.data as { supported?: unknown } | undefined)?.supported;
+    const versions = Array.isArray(listed) ? listed.slice(0, 8).map(versionText).filter(Boolean) : [];
+    return {
+      code: "PROTOCOL_VERSION_UNSUPPORTED",
+      message: `${where} was refused: the server does not support the protocol revision asked for (it lists ${versions.length ? versions.join(", ") : "none"}). Fix: set protocol_version to auto or to a revision it lists.`,
+    };
+  }
+  if (error.code === HEADER_MISMATCH) {
+    return {
+      code: "PROTOCOL_HEADER_MISMATCH",
+      message: `${where} was refused: the server says the request's MCP headers do not match its body (-32020).`,
+    };
+  }
+  if (
+    failure.method === "resources/read" &&
+    (error.code === RESOURCE_NOT_FOUND_2025 ||
+      // 2026-07-28 (SEP-2164): -32602 with the URI in its data.
+      (error.code === ProtocolErrorCode.InvalidParams &&
+        typeof (error.data as { uri?: unknown } | undefined)?.uri === "string"))
+  ) {
+    return { code: "RESOURCE_NOT_FOUND", message: `${where} failed: the server has no such resource.` };
+  }
+  return undefined;
+}
+
 /** Whether a request error means the live connection is gone (so the next use must reconnect). */
 export function isConnectionGone(error: unknown, kind: MCPConnectionKind): boolean {
   if (SdkError.isInstance(error) && !SdkHttpError.isInstance(error)) {
@@ -449,10 +494,18 @@ export function requestError(error: unknown, failure: RequestFailure): MCPError 
         { ...base, code: "INVALID_REPLY" },
       );
     }
+    const typed = typedRpcError(error, failure);
+    if (typed) return new MCPRequestError(typed.message, { ...base, code: typed.code, rpcCode: error.code });
     // Whatever code the server sent (-32000 included), the connection is fine: an RPC error.
     return new MCPRequestError(
       `${what(failure)} on MCP server "${serverName}" failed: ${redactor.redact(error.message)}`,
       { ...base, code: "RPC_ERROR", rpcCode: error.code },
+    );
+  }
+  if (SdkError.isInstance(error) && error.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+    return new MCPRequestError(
+      `${what(failure)} on MCP server "${serverName}" asked for more input rounds than the client allows; it was stopped.`,
+      { ...base, code: "INPUT_ROUNDS_EXCEEDED" },
     );
   }
   if (

@@ -1,6 +1,11 @@
 /** Small helpers of the connection modules: deadlines, quiet closing, guarded callbacks. */
 import type { Client } from "@modelcontextprotocol/client";
-import { SdkError, SdkErrorCode, type ServerCapabilities } from "@modelcontextprotocol/client";
+import {
+  SdkError,
+  SdkErrorCode,
+  type ServerCapabilities,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import type { MCPCallToolOptions } from "../types.js";
 import type { BuiltTransport } from "./build-transport.js";
 
@@ -56,4 +61,24 @@ export async function terminateSession(built: BuiltTransport): Promise<void> {
   const transport = built.transport;
   if (!transport.sessionId) return;
   await withDeadline(transport.terminateSession(), 1000, () => {}).catch(() => {});
+}
+
+/**
+ * 2026-07-28 results carry `resultType`; one without it is read as `complete` (absent means complete),
+ * as earlier revisions' results are, instead of failing the request. Installed on a connected modern
+ * connection, in front of the client's own message handler (the transport's public `onmessage`).
+ */
+export function completeByDefault(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    if ("result" in message && message.result !== null && typeof message.result === "object") {
+      const result = message.result as Record<string, unknown>;
+      if (result.resultType === undefined && !Array.isArray(result)) {
+        deliver({ ...message, result: { ...result, resultType: "complete" } }, extra);
+        return;
+      }
+    }
+    deliver(message, extra);
+  };
 }

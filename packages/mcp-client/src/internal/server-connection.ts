@@ -48,7 +48,7 @@ import type {
   FailureContext,
   Live,
 } from "./connection-types.js";
-import { closeQuietly, terminateSession, withDeadline } from "./connection-utils.js";
+import { closeQuietly, completeByDefault, terminateSession, withDeadline } from "./connection-utils.js";
 import { HealthMonitor } from "./health-check.js";
 import { Redactor } from "./redactor.js";
 import { safeEmit } from "./safe-emit.js";
@@ -295,6 +295,7 @@ export class ServerConnection implements ConnectionCore {
         await closeQuietly(client, built);
         throw this.closedWhileConnecting(built.kind);
       }
+      if (client.getProtocolEra() === "modern") completeByDefault(built.transport);
       const live: Live = { client, built, generation };
       this.open = live;
       this.failures = 0;

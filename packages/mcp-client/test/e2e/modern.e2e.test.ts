@@ -84,6 +84,13 @@ describe("2026-07-28 (stateless, v2 SDK server)", { timeout: 180_000 }, () => {
     expect(textOf(await m.callTool("modern", "ask_twice", {}))).toBe("answer1 then answer2");
   });
 
+  it("a sampling request inside a tool call is refused (the capability is never declared); the call fails typed", async () => {
+    const m = manager([await modernHttp()], { elicitation: async () => ({ action: "decline" }) });
+    const error = await rejectionOf(m.callTool("modern", "ask_sampling", {}));
+    expect(MCPRequestError.isInstance(error) || MCPConnectionError.isInstance(error)).toBe(true);
+    expect(textOf(await m.callTool("modern", "echo", { text: "after" }))).toBe("after");
+  });
+
   it("a JSON-RPC -32000 from a live server is RPC_ERROR, not CONNECTION_LOST; the connection stays", async () => {
     const m = manager([await modernHttp()]);
     const error = await rejectionOf(m.callTool("modern", "fail", { code: -32000, message: "busy" }));
