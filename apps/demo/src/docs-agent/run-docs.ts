@@ -3,13 +3,11 @@
 import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import {
-  createConfirmationRun,
-  type MCPConfirmationRun,
-  type MCPToolExecutor,
-  type MCPToolProgress,
-  type MCPToolSearchRecord,
-  type MCPTracer,
+import type {
+  MCPToolExecutor,
+  MCPToolProgress,
+  MCPToolSearchRecord,
+  MCPTracer,
 } from "@agentforge/agent-runtime";
 import {
   invokeWithTools,
@@ -24,7 +22,7 @@ import type { RunRepository, StoredRun } from "../run-store/run-repository.js";
 import { type DocsRun, RunStore } from "../run-store/run-store.js";
 import { isInside } from "../shared/is-inside.js";
 import { UsageError } from "../shared/usage-error.js";
-import { confirmingExecutor, type PauseHooks, type RunConfirmationMode } from "./run-confirmations.js";
+import { answersFor, newConfirmation, type RunConfirmationMode } from "./run-confirmations.js";
 import { RunConfigMismatchError, RunFolderError, RunSaveError } from "./run-errors.js";
 import { runWorkspaceGuard } from "./run-workspace-guard.js";
 import { chooseProvider, createModel, type Provider } from "./select-model.js";
@@ -162,11 +160,6 @@ export interface RunDocsResult {
 }
 
 const PAUSE = Symbol("pause");
-/** The run stops to wait for a person's confirmation. */
-const AWAITING = Symbol("awaiting confirmation");
-
-/** The run's confirmation state, kept beside the loop's state in the saved run (plain data). */
-type RunState = StoredRun["state"] & { confirmationRun?: MCPConfirmationRun };
 
 function systemPrompt(root: string): string {
   return [
@@ -314,6 +307,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         discover: false,
         ...(options.tracer ? { tracer: options.tracer } : {}),
         ...(options.elicitation ? { elicitation: options.elicitation } : {}),
+        ...(options.confirmation?.kind === "ask" ? { confirm: options.confirmation.confirm } : {}),
         onElicitationDeclined: ({ serverName, mode }) =>
           options.onEvent?.({ type: "elicitation_declined", runId: run.id, server: serverName, mode }),
       }));
@@ -332,36 +326,14 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   }
   // A run's own executor. On a shared stack its calls to the workspace servers are confined to its
   // folder by the guard (the servers themselves are rooted at the allowed base).
-  const baseExecutor = shared ? app.runExecutor(runWorkspaceGuard(app.manager, folder)) : app.executor;
+  const executor = shared ? app.runExecutor(runWorkspaceGuard(app.manager, folder)) : app.executor;
   const controller = new AbortController();
-  // The run's confirmation state: restored from the saved run (its id binds every answer to this run).
-  const confirmationRun: MCPConfirmationRun =
-    (run.state as RunState).confirmationRun ?? createConfirmationRun(run.id);
-  const withConfirmations = (value: StoredRun["state"]): StoredRun["state"] =>
-    ({ ...value, confirmationRun }) as RunState;
-  let pauseHooks: PauseHooks | undefined;
-  if (options.confirmation?.kind === "pause") {
-    pauseHooks = {
-      repository: store,
-      runId: run.id,
-      ttlMs: options.confirmation.ttlMs,
-      answers: await store.confirmations(run.id),
-      onRequested: (record) =>
-        options.onEvent?.({
-          type: "confirmation_requested",
-          runId: run.id,
-          callId: record.callId,
-          identity: record.identity,
-          serverName: record.serverName,
-          toolName: record.toolName,
-          expiresAt: record.expiresAt,
-        }),
-      pause: () => {
-        if (!controller.signal.aborted) controller.abort(AWAITING);
-      },
-    };
-  }
-  const executor = confirmingExecutor(baseExecutor, confirmationRun, options.confirmation, pauseHooks);
+  // Unattended: calls that need a person's confirmation stop the run; a resumed run brings the answers
+  // stored for its waiting calls (each only when its binding is the waiting call's).
+  const pause = options.confirmation?.kind === "pause" ? options.confirmation : undefined;
+  const confirmationAnswers =
+    pause && existing ? answersFor(existing.state, await store.confirmations(existing.id)) : [];
+
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
   // Saves are chained, so an older round never overwrites a newer one. A save that fails stops the run
@@ -381,7 +353,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   };
 
   try {
-    options.onExecutor?.(baseExecutor);
+    options.onExecutor?.(executor);
     // Start only what this agent may use, in parallel; an unreachable server is reported, never fatal.
     const granted = Application.serversGrantedTo(app.config, DOCS_AGENT);
     await Promise.all(
@@ -416,6 +388,8 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         maxRounds,
         signal: controller.signal,
         ...(existing && existing.state.messages.length > 0 ? { resume: existing.state } : {}),
+        runId: run.id,
+        ...(pause ? { confirmations: "pause" as const, confirmationAnswers } : {}),
         ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
         onToolSearch: ({ queryLength, found, ok, errorCode }: MCPToolSearchRecord) =>
           options.onEvent?.({
@@ -436,7 +410,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
             }
           : {}),
         onRound: (next) => {
-          state = withConfirmations(next);
+          state = next;
           saveLater({ ...run, state });
           // The final answer is reported by run_finished; round_saved is for completed tool rounds.
           if (!next.finished) options.onEvent?.({ type: "round_saved", runId: run.id, round: next.round });
@@ -444,19 +418,51 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
             controller.abort(PAUSE);
         },
       });
+      if (result.status === "awaiting_confirmation" && pause) {
+        // Stopped for a person: each waiting call's request is stored (what the person is shown), the
+        // run is saved awaiting_confirmation with the loop's state (the waiting calls, what already ran).
+        await saving;
+        if (saveFailure) throw saveFailure;
+        for (const request of result.pending ?? []) {
+          const record = await store.requestConfirmation(newConfirmation(run.id, request), pause.ttlMs);
+          options.onEvent?.({
+            type: "confirmation_requested",
+            runId: run.id,
+            callId: record.callId,
+            identity: record.identity,
+            serverName: record.serverName,
+            toolName: record.toolName,
+            expiresAt: record.expiresAt,
+          });
+        }
+        const awaiting: StoredRun = {
+          ...run,
+          status: "awaiting_confirmation",
+          state: result.state ?? state,
+        };
+        await saveFinal(awaiting);
+        options.onEvent?.({
+          type: "run_finished",
+          runId: run.id,
+          status: "awaiting_confirmation",
+          calls: result.calls.length,
+        });
+        return { run: awaiting, document: undefined, calls: result.calls, transcript: result.transcript };
+      }
       const content = result.message.content;
       const document = typeof content === "string" ? content : JSON.stringify(content);
       const finished: StoredRun = {
         ...run,
         status: "finished",
         document,
-        state: withConfirmations({
+        state: {
           messages: result.transcript,
           round: result.rounds,
           calls: result.calls,
           finished: true,
           ...(result.toolSearch ? { toolSearch: result.toolSearch } : {}),
-        }),
+          ...(state.confirmation ? { confirmation: state.confirmation } : {}),
+        },
       };
       await saving;
       if (saveFailure) throw saveFailure;
@@ -472,15 +478,13 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
       await saving;
       // A failed save is the reason, whatever the loop saw after the run was stopped for it.
       const error = saveFailure ?? caught;
-      // Stopped on purpose (--pause-after, or the service stopping): saved paused, resumable. Stopped
-      // for a person's confirmation: saved awaiting_confirmation (an answer makes it resumable).
+      // Stopped on purpose (--pause-after, or the service stopping): saved paused, resumable.
       const paused = controller.signal.aborted && !saveFailure;
-      const awaiting = paused && controller.signal.reason === AWAITING;
       const reason = paused ? "paused" : error instanceof Error ? error.message : String(error);
       const saved: StoredRun = {
         ...run,
-        state: withConfirmations(state),
-        status: awaiting ? "awaiting_confirmation" : paused ? "paused" : "failed",
+        state,
+        status: paused ? "paused" : "failed",
         ...(paused ? {} : { error: reason }),
       };
       let finalFailure: RunSaveError | undefined;
@@ -506,7 +510,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
     }
   } finally {
     options.signal?.removeEventListener("abort", onOuterAbort);
-    if (shared) baseExecutor.dispose();
+    if (shared) executor.dispose();
     else await app.shutdown();
   }
 }
