@@ -144,6 +144,44 @@ describe("a run waiting for a person's confirmation", () => {
     expect((run.calls as Call[]).some((c) => c.identity === "filesystem.read_text_file" && c.ok)).toBe(true);
   });
 
+  it("a confirmation nobody answers expires (--confirmation-ttl): denied, and the run finishes", {
+    timeout: 200_000,
+  }, async () => {
+    const short = await startServe(
+      [
+        "--port",
+        "0",
+        "--no-check",
+        "--config",
+        roster.config,
+        "--state-dir",
+        join(roster.dir, "state-expiry"),
+        "--allowed-base",
+        roster.base,
+        "--confirmation-ttl",
+        "2s",
+      ],
+      { env: roster.env, cwd: roster.dir },
+    );
+    try {
+      const created = await callApi(short.url, "POST", "/api/v1/runs", { body: { folder: "proj" } });
+      expect(created.status).toBe(202);
+      const id = created.json.id as string;
+      const status = async () => (await callApi(short.url, "GET", `/api/v1/runs/${id}`)).json;
+      await expect.poll(async () => (await status()).status, POLL).toBe("finished");
+      const calls = (await status()).calls as Call[];
+      const tree = calls.filter((c) => c.identity === CONFIRMED_TOOL);
+      expect(tree.length).toBeGreaterThan(0);
+      expect(tree.every((c) => !c.ok && c.errorCode === "CONFIRMATION_DENIED")).toBe(true);
+      const { events } = await readSse(`${short.url}/api/v1/runs/${id}/events`, { timeoutMs: 60_000 });
+      const resolved = events.filter((e) => e.event === "confirmation_resolved").map((e) => e.data);
+      expect(resolved.length).toBe(tree.length);
+      expect(resolved.every((d) => d.status === "expired" && d.answeredBy === "expiry")).toBe(true);
+    } finally {
+      await short.stop();
+    }
+  });
+
   it("an answer copied from another run is not taken: the binding differs, the run asks again", {
     timeout: 200_000,
   }, async () => {
