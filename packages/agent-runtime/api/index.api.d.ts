@@ -16,6 +16,9 @@ declare function checkToolArguments(schema: ModelToolInputSchema, args: unknown)
 // cleanModelText
 declare function cleanModelText(text: string): string;
 
+// confirmationAnswer
+declare function confirmationAnswer(request: Pick<MCPConfirmationRequest, "binding" | "callId" | "requestedAt">, decision: MCPConfirmationDecision): MCPConfirmationAnswer;
+
 // confirmationBinding
 declare function confirmationBinding(input: MCPConfirmationBindingInput): Promise<string>;
 
