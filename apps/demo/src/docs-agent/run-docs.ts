@@ -17,6 +17,7 @@ import {
 import type { MCPElicitationHandler } from "@agentforge/mcp-client";
 import { HumanMessage, type StoredMessage, SystemMessage } from "@langchain/core/messages";
 import { Application, SHIPPED_CONFIG } from "../app/application.js";
+import { DEFAULT_CONFIRMATION_TTL_MS } from "../run-store/confirmations.js";
 import { FileRunRepository } from "../run-store/file-run-repository.js";
 import type { RunRepository, StoredRun } from "../run-store/run-repository.js";
 import { type DocsRun, RunStore } from "../run-store/run-store.js";
@@ -331,8 +332,10 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   // Unattended: calls that need a person's confirmation stop the run; a resumed run brings the answers
   // stored for its waiting calls (each only when its binding is the waiting call's).
   const pause = options.confirmation?.kind === "pause" ? options.confirmation : undefined;
-  const confirmationAnswers =
-    pause && existing ? answersFor(existing.state, await store.confirmations(existing.id)) : [];
+  // A run saved waiting (by `serve`, or resumed here) goes on with the answers stored for its calls.
+  const confirmationAnswers = existing?.state.pending
+    ? answersFor(existing.state, await store.confirmations(existing.id))
+    : [];
 
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
@@ -389,7 +392,8 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         signal: controller.signal,
         ...(existing && existing.state.messages.length > 0 ? { resume: existing.state } : {}),
         runId: run.id,
-        ...(pause ? { confirmations: "pause" as const, confirmationAnswers } : {}),
+        ...(pause ? { confirmations: "pause" as const } : {}),
+        ...(confirmationAnswers.length > 0 ? { confirmationAnswers } : {}),
         ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
         onToolSearch: ({ queryLength, found, ok, errorCode }: MCPToolSearchRecord) =>
           options.onEvent?.({
@@ -418,13 +422,16 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
             controller.abort(PAUSE);
         },
       });
-      if (result.status === "awaiting_confirmation" && pause) {
+      if (result.status === "awaiting_confirmation") {
         // Stopped for a person: each waiting call's request is stored (what the person is shown), the
         // run is saved awaiting_confirmation with the loop's state (the waiting calls, what already ran).
         await saving;
         if (saveFailure) throw saveFailure;
         for (const request of result.pending ?? []) {
-          const record = await store.requestConfirmation(newConfirmation(run.id, request), pause.ttlMs);
+          const record = await store.requestConfirmation(
+            newConfirmation(run.id, request),
+            pause?.ttlMs ?? DEFAULT_CONFIRMATION_TTL_MS,
+          );
           options.onEvent?.({
             type: "confirmation_requested",
             runId: run.id,

@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentforge } from "./cli.js";
 import { CONFIRMED_TOOL, callApi, requireConfirmation } from "./confirmation-fixtures.js";
 import { type Roster, readSse, type Served, startServe, tempRoster } from "./mcp-fixtures.js";
 
@@ -87,6 +88,16 @@ describe("a run waiting for a person's confirmation", () => {
     expect(pending.identity).toBe(CONFIRMED_TOOL);
     expect(pending.argumentsPreview).toContain("excludePatterns");
     await expect.poll(() => statusOf(id), POLL).toBe("awaiting_confirmation");
+    // `agentforge resume` of the waiting run has nothing to ask: it says so, and the run still waits.
+    const cli = await agentforge(["resume", id, "--config", roster.config, "--state-dir", roster.stateDir], {
+      env: roster.env,
+      cwd: roster.dir,
+      timeoutMs: 180_000,
+    });
+    expect(cli.code).toBe(0);
+    expect(cli.stderr).toContain("waits for a person to confirm a tool call");
+    expect(await statusOf(id)).toBe("awaiting_confirmation");
+    expect((await pendingOf(id)).callId).toBe(pending.callId);
     const answered = await api("POST", pending.links.answer, { decision: "allow" });
     expect(answered.status).toBe(202);
     await expect.poll(() => statusOf(id), POLL).toBe("finished");
