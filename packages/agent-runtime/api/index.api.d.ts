@@ -291,7 +291,7 @@ interface MCPConfirmationRun {
 type MCPConfirmationScope = "call" | "run";
 
 // MCPConfirmationSource
-type MCPConfirmationSource = "handler" | "answer" | "run" | "no-handler" | "timeout" | "handler-failed" | "invalid-answer" | "binding-mismatch" | "replayed" | "limit" | "cancelled";
+type MCPConfirmationSource = "handler" | "answer" | "run" | "no-handler" | "timeout" | "handler-failed" | "invalid-answer" | "binding-mismatch" | "replayed" | "limit" | "cancelled" | "invalid-arguments";
 
 // MCPConfirmHandler
 type MCPConfirmHandler = (request: MCPConfirmationRequest, options: MCPConfirmHandlerOptions) => MCPConfirmationDecision | Promise<MCPConfirmationDecision>;

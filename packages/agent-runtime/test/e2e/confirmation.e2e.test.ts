@@ -402,6 +402,21 @@ describe("confirmation: answers bound to the exact call", () => {
   });
 });
 
+describe("confirmation: arguments no person could read", () => {
+  it("arguments nested too deeply are refused as an error the model gets, never thrown out of the run", async () => {
+    const { handler, requests } = scripted({ decision: "allow" });
+    const { executor, calls } = await confirmStack({ confirm: handler, validateArguments: false });
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 300; i++) deep = { deeper: deep };
+    const error = await rejectionOf(executor.execute("agent", "alpha.echo", { text: "x", deep }));
+    expect(MCPConfirmationError.isInstance(error)).toBe(true);
+    expect(error.code).toBe("CONFIRMATION_DENIED");
+    expect(error.message).toMatch(/cannot be shown to a person/);
+    expect(requests).toHaveLength(0);
+    expect(calls()).toBe(0);
+  });
+});
+
 describe("confirmation: the preview a person reads", () => {
   it("bounds the preview, makes escapes and controls visible, and redacts the server's secrets", async () => {
     const SECRET = "sk-live-Preview-Secret-123456";
