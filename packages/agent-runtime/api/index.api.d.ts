@@ -16,6 +16,9 @@ declare function checkToolArguments(schema: ModelToolInputSchema, args: unknown)
 // cleanModelText
 declare function cleanModelText(text: string): string;
 
+// confirmationAnswer
+declare function confirmationAnswer(request: Pick<MCPConfirmationRequest, "binding" | "callId" | "requestedAt">, decision: MCPConfirmationDecision): MCPConfirmationAnswer;
+
 // confirmationBinding
 declare function confirmationBinding(input: MCPConfirmationBindingInput): Promise<string>;
 
@@ -288,7 +291,7 @@ interface MCPConfirmationRun {
 type MCPConfirmationScope = "call" | "run";
 
 // MCPConfirmationSource
-type MCPConfirmationSource = "handler" | "answer" | "run" | "no-handler" | "timeout" | "handler-failed" | "invalid-answer" | "binding-mismatch" | "replayed" | "limit" | "cancelled";
+type MCPConfirmationSource = "handler" | "answer" | "run" | "no-handler" | "timeout" | "handler-failed" | "invalid-answer" | "binding-mismatch" | "replayed" | "limit" | "cancelled" | "invalid-arguments";
 
 // MCPConfirmHandler
 type MCPConfirmHandler = (request: MCPConfirmationRequest, options: MCPConfirmHandlerOptions) => MCPConfirmationDecision | Promise<MCPConfirmationDecision>;

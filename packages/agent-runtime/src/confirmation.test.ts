@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   argumentsPreview,
   canonicalJson,
+  confirmationAnswer,
   confirmationBinding,
   createConfirmationRun,
 } from "./confirmation.js";
@@ -108,5 +109,18 @@ describe("createConfirmationRun", () => {
     });
     expect(createConfirmationRun().runId).toMatch(/^[0-9a-f-]{36}$/);
     expect(() => createConfirmationRun("")).toThrow(TypeError);
+  });
+});
+
+describe("confirmationAnswer", () => {
+  it("binds a person's decision to the request's call", () => {
+    const request = { binding: "b".repeat(64), callId: "call-1", requestedAt: "2026-01-01T00:00:00.000Z" };
+    expect(confirmationAnswer(request, { decision: "deny", reason: "no", answeredBy: "alice" })).toEqual({
+      decision: "deny",
+      reason: "no",
+      answeredBy: "alice",
+      ...request,
+    });
+    expect(() => confirmationAnswer(request, { decision: "yes" } as never)).toThrow(TypeError);
   });
 });

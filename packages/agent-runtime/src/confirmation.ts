@@ -118,6 +118,26 @@ export interface MCPConfirmationRun {
   usedAnswers: string[];
 }
 
+/**
+ * The answer to give `execute` (as `confirmation`) for a request a person answered: their decision, bound
+ * to the request's call (`binding`, `callId`, `requestedAt`). For loops of your own: call with
+ * `deferConfirmation`, keep `error.request`, and call again with this once someone answered.
+ */
+export function confirmationAnswer(
+  request: Pick<MCPConfirmationRequest, "binding" | "callId" | "requestedAt">,
+  decision: MCPConfirmationDecision,
+): MCPConfirmationAnswer {
+  if (decision?.decision !== "allow" && decision?.decision !== "deny") {
+    throw new TypeError('confirmationAnswer: decision must be { decision: "allow" | "deny", ... }');
+  }
+  return {
+    ...decision,
+    binding: request.binding,
+    callId: request.callId,
+    requestedAt: request.requestedAt,
+  };
+}
+
 /** A fresh confirmation state for a run (`runId`: yours, else a random UUID). */
 export function createConfirmationRun(runId?: string): MCPConfirmationRun {
   const id = runId ?? globalThis.crypto.randomUUID();

@@ -144,7 +144,8 @@ export interface MCPToolCallConfirmationRequestedEvent extends MCPToolCallBase {
  * ahead with the call: a resumed run, an AI SDK approval), `run` (the tool was confirmed for the whole
  * run), `no-handler`, `timeout`, `handler-failed`, `invalid-answer` (the handler answered neither allow
  * nor deny), `binding-mismatch` (the answer was for another call), `replayed` (that answer was used
- * already), `limit` (the run's requests are used up), `cancelled` (the caller's signal).
+ * already), `limit` (the run's requests are used up), `cancelled` (the caller's signal),
+ * `invalid-arguments` (arguments no person could be shown: not plain JSON data).
  */
 export type MCPConfirmationSource =
   | "handler"
@@ -157,7 +158,8 @@ export type MCPConfirmationSource =
   | "binding-mismatch"
   | "replayed"
   | "limit"
-  | "cancelled";
+  | "cancelled"
+  | "invalid-arguments";
 
 /** A confirmation was settled (`MCP_TOOL_CALL_CONFIRMATION_RESOLVED`). */
 export interface MCPToolCallConfirmationResolvedEvent extends MCPToolCallBase {

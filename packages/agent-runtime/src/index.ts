@@ -54,6 +54,7 @@ export {
 export {
   argumentsPreview,
   canonicalJson,
+  confirmationAnswer,
   confirmationBinding,
   createConfirmationRun,
   type MCPArgumentsPreviewOptions,

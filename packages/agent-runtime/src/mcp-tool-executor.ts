@@ -481,6 +481,8 @@ export class MCPToolExecutor {
   /** Warnings already given (each once), bounded. */
   readonly #warned = new Set<string>();
   readonly #confirm: MCPConfirmHandler | undefined;
+  /** Per run: the confirmation being settled (see #oneAtATime). */
+  readonly #confirming = new Map<string, Promise<void>>();
   readonly #confirmationTimeoutMs: number;
   readonly #maxConfirmationsPerRun: number;
   readonly #redactSecrets: ((text: string) => string) | undefined;
@@ -919,29 +921,33 @@ export class MCPToolExecutor {
     );
     if (issues.length > 0)
       return this.#fail(call, "failed", new MCPInvalidArgumentsError(call.identity, issues));
-    if (decision.confirmation) {
+    const basis = decision.confirmation;
+    if (basis) {
       try {
-        await settleConfirmation(
-          {
-            events: this.events,
-            handler: this.#confirm,
-            timeoutMs: this.#confirmationTimeoutMs,
-            maxPerRun: this.#maxConfirmationsPerRun,
-            redact: this.#redactSecrets ?? this.#serverSecrets(call.serverName),
-          },
-          call,
-          {
-            tool,
-            args,
-            basis: decision.confirmation,
-            reason: decision.reason,
-            fingerprint: this.registry.fingerprint(call.identity) ?? "",
-            run: checkRun(options.confirmationRun),
-            answer: options.confirmation,
-            handler: typeof options.confirm === "function" ? options.confirm : this.#confirm,
-            defer: options.deferConfirmation === true,
-            signal: options.signal,
-          },
+        const run = checkRun(options.confirmationRun);
+        await this.#oneAtATime(run?.runId, () =>
+          settleConfirmation(
+            {
+              events: this.events,
+              handler: this.#confirm,
+              timeoutMs: this.#confirmationTimeoutMs,
+              maxPerRun: this.#maxConfirmationsPerRun,
+              redact: this.#redactSecrets ?? this.#serverSecrets(call.serverName),
+            },
+            call,
+            {
+              tool,
+              args,
+              basis,
+              reason: decision.reason,
+              fingerprint: this.registry.fingerprint(call.identity) ?? "",
+              run,
+              answer: options.confirmation,
+              handler: typeof options.confirm === "function" ? options.confirm : this.#confirm,
+              defer: options.deferConfirmation === true,
+              signal: options.signal,
+            },
+          ),
         );
       } catch (error) {
         return this.#fail(
@@ -1380,6 +1386,27 @@ export class MCPToolExecutor {
   /** Stop forwarding the registry's definition changes and rejections to `events`. */
   dispose(): void {
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+  }
+
+  /**
+   * Confirmations of one run are settled one after another: a person is asked one thing at a time, and
+   * a `scope: "run"` answer covers the run's next calls of that tool, even calls the model made at once.
+   */
+  async #oneAtATime(runId: string | undefined, settle: () => Promise<void>): Promise<void> {
+    if (runId === undefined) return settle();
+    const before = this.#confirming.get(runId);
+    const mine = (before ?? Promise.resolve()).then(settle);
+    // The queue goes on whatever this one's outcome; the outcome itself is awaited (and thrown) below.
+    const tail = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#confirming.set(runId, tail);
+    try {
+      await mine;
+    } finally {
+      if (this.#confirming.get(runId) === tail) this.#confirming.delete(runId);
+    }
   }
 
   /** The secret values the config of `serverName` reads from the environment, as a redact function. */

@@ -65,6 +65,7 @@ describe("public API", () => {
         "canonicalJson",
         "checkToolArguments",
         "cleanModelText",
+        "confirmationAnswer",
         "confirmationBinding",
         "createConfirmationRun",
         "createLexicalToolRanker",

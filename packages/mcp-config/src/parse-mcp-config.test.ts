@@ -311,7 +311,7 @@ describe("parseMCPConfig: resource and prompt grants", () => {
     expect(messages[5]).toMatch(/"\*\.\*" would grant every prompt of every server/);
     expect(messages[7]).toBe('unknown key "denny" (did you mean "deny"?)');
     expect(messages[8]).toMatch(
-      /expected a list of patterns, or a mapping with allow\/deny lists; got a string/,
+      /expected a list of patterns, or a mapping with allow\/deny\/confirm lists; got a string/,
     );
     expect(error.message).toContain("/cfg/bad-resource-grants.yaml");
   });

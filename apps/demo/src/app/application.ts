@@ -17,6 +17,7 @@ import {
   MCP_TOOL_DEFINITION_CHANGED,
   MCP_TOOL_SEARCH,
   MCP_TOOLS_LEFT_OUT,
+  type MCPConfirmHandler,
   type MCPGrantWarning,
   type MCPRejectedServer,
   type MCPToolCallClient,
@@ -95,6 +96,12 @@ export interface ApplicationOptions {
   elicitation?: MCPElicitationHandler;
   /** Told about each request declined because nobody can answer (e.g. to print a note). */
   onElicitationDeclined?: (declined: ElicitationDeclined) => void;
+  /**
+   * Asks a person to confirm calls that need it (a `confirm` grant): given only when a person is at a
+   * terminal (`agentforge docs`). Without it such calls are refused (CONFIRMATION_REQUIRED), unless a
+   * tool loop pauses for them (`serve`).
+   */
+  confirm?: MCPConfirmHandler;
 }
 
 /** A server's elicitation request declined because nobody can answer it (no TTY, `serve`). */
@@ -250,6 +257,7 @@ export class Application {
       // Tools are listed at start unless the caller only manages servers; the CLI's runs call the
       // executor directly, so a toolkit left lazy here starts nothing on its own.
       discover: options.discover === false ? "lazy" : "eager",
+      ...(options.confirm ? { confirm: options.confirm } : {}),
       manager: {
         elicitation: elicitationHandler(options, audit, declined, options.warn ?? warnOnStderr),
         // OAuth logins made with `agentforge mcp login` live in the state folder. The app itself never

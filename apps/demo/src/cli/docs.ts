@@ -112,6 +112,14 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
     const { runDocs } = await import("../docs-agent/run-docs.js");
     const result = await runDocs(options);
     progress.done();
+    if (result.run.status === "awaiting_confirmation") {
+      // Saved waiting by `agentforge serve` and not answered yet: nothing to ask here.
+      progress.note(
+        `run ${result.run.id} waits for a person to confirm a tool call: answer it on agentforge serve's /mcp page or with POST /api/v1/runs/${result.run.id}/confirmations/<callId>, then resume it`,
+      );
+      if (values.json) writeJson({ runId: result.run.id, status: result.run.status, calls: result.calls }, 2);
+      return 0;
+    }
     if (result.run.status === "paused") {
       progress.note(
         `paused after round ${result.run.state.round}; continue with: agentforge resume ${result.run.id}`,

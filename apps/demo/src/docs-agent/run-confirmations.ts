@@ -1,38 +1,22 @@
-// Confirmations inside one docs run. Every call of the run goes through the executor with the run's
-// confirmation state (`confirmationRun`: its id is part of every binding, `scope: "run"` answers and
-// used answers are kept in it, saved with the run). Two ways to get an answer:
-// - ask: a handler (the terminal prompt of `agentforge docs`) answers at once;
-// - pause (`agentforge serve`): the call is deferred — the executor fails it with CONFIRMATION_REQUIRED
-//   and the request —, the request is stored with the run, and the run stops `awaiting_confirmation`.
-//   When it is resumed, a call whose binding has a stored answer goes with that answer (the executor checks
-//   the binding again and uses each answer once); any other call needing confirmation pauses again.
-import {
-  confirmationBinding,
-  type MCPConfirmationAnswer,
-  MCPConfirmationError,
-  type MCPConfirmationRequest,
-  type MCPConfirmationRun,
-  type MCPConfirmHandler,
-  type MCPExecuteOptions,
-  type MCPToolExecutor,
-} from "@agentforge/agent-runtime";
-import {
-  type ConfirmationRecord,
-  decisionOf,
-  MAX_CONFIRMATIONS_PER_RUN,
-  MAX_PENDING_PER_RUN,
-  type NewConfirmation,
-} from "../run-store/confirmations.js";
-import type { RunRepository } from "../run-store/run-repository.js";
+// Confirmations inside one docs run. Two ways to get an answer:
+// - ask: a handler (the terminal prompt of `agentforge docs`) answers at once (the toolkit's `confirm`);
+// - pause (`agentforge serve`): the tool loop asks no one and stops `awaiting_confirmation` with the
+//   waiting calls in its state; their requests are stored with the run, a person answers them (REST, the
+//   /mcp page) or they expire, and the resumed loop gets the stored answers — each only for the waiting
+//   call it was given for: the same call id and the same binding (the executor checks the binding
+//   against the call again before it is made).
+import type { MCPConfirmationRequest, MCPConfirmHandler } from "@agentforge/agent-runtime";
+import type { ToolLoopConfirmationAnswer, ToolLoopState } from "@agentforge/agent-runtime/langchain";
+import { type ConfirmationRecord, decisionOf, type NewConfirmation } from "../run-store/confirmations.js";
 
 /** How a run gets its confirmations. */
 export type RunConfirmationMode =
   /** Ask this handler (a person at the terminal) and wait for the answer. */
   | { kind: "ask"; confirm: MCPConfirmHandler }
-  /** Store the request and stop the run until a person answers (REST, the /mcp page) or it expires. */
+  /** Store the requests and stop the run until a person answers (REST, the /mcp page) or they expire. */
   | { kind: "pause"; ttlMs: number };
 
-/** The stored request of a deferred call (what the person is shown, what binds the answer). */
+/** The stored form of a waiting call's request (what the person is shown, what binds the answer). */
 export function newConfirmation(runId: string, request: MCPConfirmationRequest): NewConfirmation {
   return {
     runId,
@@ -49,111 +33,40 @@ export function newConfirmation(runId: string, request: MCPConfirmationRequest):
   };
 }
 
-/** The answer a stored record gives to the executor (an expiry is a deny). */
-export function answerOf(record: ConfirmationRecord): MCPConfirmationAnswer {
-  const decision = decisionOf(record) ?? "deny";
+/** The answer a closed record gives (an expiry is a deny); undefined while it is pending. */
+export function answerOf(record: ConfirmationRecord): ToolLoopConfirmationAnswer | undefined {
+  const decision = decisionOf(record);
+  if (!decision) return undefined;
   const reason =
     record.status === "expired"
       ? "nobody confirmed the call before the confirmation expired"
       : (record.reason ?? undefined);
   return {
+    callId: record.callId,
     decision,
     scope: record.scope ?? "call",
-    binding: record.binding,
-    callId: record.callId,
-    requestedAt: record.requestedAt,
     ...(record.answeredBy ? { answeredBy: record.answeredBy } : {}),
     ...(reason ? { reason } : {}),
   };
 }
 
-/** What the pause mode needs from the run. */
-export interface PauseHooks {
-  repository: RunRepository;
-  runId: string;
-  ttlMs: number;
-  /** The stored answers of the run (read at its start: the run is not running while they are given). */
-  answers: ConfirmationRecord[];
-  /** A request was stored: tell the run's stream (never the arguments). */
-  onRequested: (record: ConfirmationRecord) => void;
-  /** Stop the run: it waits for a person now. */
-  pause: () => void;
-}
-
 /**
- * The run's executor, seen by the tool loop: every `execute` carries the run's confirmation state, and,
- * depending on the mode, the handler to ask or (pause) a stored answer / a deferral. Everything else is
- * the executor itself.
+ * The answers for the calls a saved loop state waits for: a stored, closed record with the waiting call's
+ * id and binding. A record whose binding is not the waiting call's (edited, copied from elsewhere) is
+ * not an answer.
  */
-export function confirmingExecutor(
-  executor: MCPToolExecutor,
-  confirmationRun: MCPConfirmationRun,
-  mode: RunConfirmationMode | undefined,
-  hooks?: PauseHooks,
-): MCPToolExecutor {
-  const execute = async (
-    agent: string,
-    identity: string,
-    args: Record<string, unknown> = {},
-    options: MCPExecuteOptions = {},
-  ) => {
-    const withRun: MCPExecuteOptions = { ...options, confirmationRun };
-    if (mode?.kind === "ask")
-      return executor.execute(agent, identity, args, { ...withRun, confirm: mode.confirm });
-    if (mode?.kind !== "pause" || !hooks) return executor.execute(agent, identity, args, withRun);
-    const answer = await storedAnswer(executor, confirmationRun, hooks.answers, agent, identity, args);
-    try {
-      return await executor.execute(agent, identity, args, {
-        ...withRun,
-        ...(answer ? { confirmation: answer } : { deferConfirmation: true }),
-      });
-    } catch (error) {
-      if (MCPConfirmationError.isInstance(error) && error.code === "CONFIRMATION_REQUIRED" && error.request) {
-        await defer(hooks, error.request);
-      }
-      throw error;
-    }
-  };
-  return new Proxy(executor, {
-    get(target, property) {
-      if (property === "execute") return execute;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-/** The stored answer for this exact call that the run has not used yet, if any. */
-async function storedAnswer(
-  executor: MCPToolExecutor,
-  run: MCPConfirmationRun,
-  answers: ConfirmationRecord[],
-  agent: string,
-  identity: string,
-  args: Record<string, unknown>,
-): Promise<MCPConfirmationAnswer | undefined> {
-  const candidates = answers.filter(
-    (record) =>
-      record.status !== "pending" && record.identity === identity && !run.usedAnswers.includes(record.callId),
-  );
-  if (candidates.length === 0) return undefined;
-  const tool = executor.registry.get(identity);
-  if (!tool) return undefined;
-  const binding = await confirmationBinding({ runId: run.runId, agent, tool, args });
-  const match = candidates.find((record) => record.binding === binding);
-  return match ? answerOf(match) : undefined;
-}
-
-/** Store a deferred call's request (bounded per run) and stop the run. */
-async function defer(hooks: PauseHooks, request: MCPConfirmationRequest): Promise<void> {
-  const stored = await hooks.repository.confirmations(hooks.runId);
-  const pending = stored.filter((record) => record.status === "pending").length;
-  // A model that loops on sensitive calls gets refusals, not a growing queue for a person.
-  if (pending >= MAX_PENDING_PER_RUN || stored.length >= MAX_CONFIRMATIONS_PER_RUN) return;
-  const record = await hooks.repository.requestConfirmation(
-    newConfirmation(hooks.runId, request),
-    hooks.ttlMs,
-  );
-  hooks.onRequested(record);
-  hooks.pause();
+export function answersFor(
+  state: ToolLoopState,
+  records: ConfirmationRecord[],
+): ToolLoopConfirmationAnswer[] {
+  const answers: ToolLoopConfirmationAnswer[] = [];
+  for (const entry of state.pending?.confirmations ?? []) {
+    if (entry.answer) continue;
+    const record = records.find(
+      (r) => r.callId === entry.request.callId && r.binding === entry.request.binding,
+    );
+    const answer = record ? answerOf(record) : undefined;
+    if (answer) answers.push(answer);
+  }
+  return answers;
 }

@@ -4,11 +4,9 @@ import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import {
-  createConfirmationRun,
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_CALL_STARTED,
-  type MCPConfirmationRun,
   type MCPToolExecutor,
   type MCPToolProgress,
   type MCPToolSearchRecord,
@@ -22,12 +20,13 @@ import {
 import type { MCPElicitationHandler } from "@agentforge/mcp-client";
 import { HumanMessage, type StoredMessage, SystemMessage } from "@langchain/core/messages";
 import { Application, SHIPPED_CONFIG } from "../app/application.js";
+import { DEFAULT_CONFIRMATION_TTL_MS } from "../run-store/confirmations.js";
 import { FileRunRepository } from "../run-store/file-run-repository.js";
 import type { RunRepository, StoredRun } from "../run-store/run-repository.js";
 import { type DocsRun, RunStore } from "../run-store/run-store.js";
 import { isInside } from "../shared/is-inside.js";
 import { UsageError } from "../shared/usage-error.js";
-import { confirmingExecutor, type PauseHooks, type RunConfirmationMode } from "./run-confirmations.js";
+import { answersFor, newConfirmation, type RunConfirmationMode } from "./run-confirmations.js";
 import { RunConfigMismatchError, RunFolderError, RunSaveError } from "./run-errors.js";
 import { runWorkspaceGuard } from "./run-workspace-guard.js";
 import { chooseProvider, createModel, type Provider } from "./select-model.js";
@@ -165,11 +164,6 @@ export interface RunDocsResult {
 }
 
 const PAUSE = Symbol("pause");
-/** The run stops to wait for a person's confirmation. */
-const AWAITING = Symbol("awaiting confirmation");
-
-/** The run's confirmation state, kept beside the loop's state in the saved run (plain data). */
-type RunState = StoredRun["state"] & { confirmationRun?: MCPConfirmationRun };
 
 function systemPrompt(root: string): string {
   return [
@@ -317,6 +311,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         discover: false,
         ...(options.tracer ? { tracer: options.tracer } : {}),
         ...(options.elicitation ? { elicitation: options.elicitation } : {}),
+        ...(options.confirmation?.kind === "ask" ? { confirm: options.confirmation.confirm } : {}),
         onElicitationDeclined: ({ serverName, mode }) =>
           options.onEvent?.({ type: "elicitation_declined", runId: run.id, server: serverName, mode }),
       }));
@@ -335,41 +330,21 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   }
   // A run's own executor. On a shared stack its calls to the workspace servers are confined to its
   // folder by the guard (the servers themselves are rooted at the allowed base).
-  const baseExecutor = shared ? app.runExecutor(runWorkspaceGuard(app.manager, folder)) : app.executor;
+  const executor = shared ? app.runExecutor(runWorkspaceGuard(app.manager, folder)) : app.executor;
   // On a shared stack (`serve`), a declined elicitation is this run's when this run has a call in flight
   // on the server that asked (a server asks while one of its tools runs).
   const stopDeclined = shared
-    ? recordDeclinedElicitations(app, baseExecutor, run.id, options.onEvent)
+    ? recordDeclinedElicitations(app, executor, run.id, options.onEvent)
     : undefined;
   const controller = new AbortController();
-  // The run's confirmation state: restored from the saved run (its id binds every answer to this run).
-  const confirmationRun: MCPConfirmationRun =
-    (run.state as RunState).confirmationRun ?? createConfirmationRun(run.id);
-  const withConfirmations = (value: StoredRun["state"]): StoredRun["state"] =>
-    ({ ...value, confirmationRun }) as RunState;
-  let pauseHooks: PauseHooks | undefined;
-  if (options.confirmation?.kind === "pause") {
-    pauseHooks = {
-      repository: store,
-      runId: run.id,
-      ttlMs: options.confirmation.ttlMs,
-      answers: await store.confirmations(run.id),
-      onRequested: (record) =>
-        options.onEvent?.({
-          type: "confirmation_requested",
-          runId: run.id,
-          callId: record.callId,
-          identity: record.identity,
-          serverName: record.serverName,
-          toolName: record.toolName,
-          expiresAt: record.expiresAt,
-        }),
-      pause: () => {
-        if (!controller.signal.aborted) controller.abort(AWAITING);
-      },
-    };
-  }
-  const executor = confirmingExecutor(baseExecutor, confirmationRun, options.confirmation, pauseHooks);
+  // Unattended: calls that need a person's confirmation stop the run; a resumed run brings the answers
+  // stored for its waiting calls (each only when its binding is the waiting call's).
+  const pause = options.confirmation?.kind === "pause" ? options.confirmation : undefined;
+  // A run saved waiting (by `serve`, or resumed here) goes on with the answers stored for its calls.
+  const confirmationAnswers = existing?.state.pending
+    ? answersFor(existing.state, await store.confirmations(existing.id))
+    : [];
+
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
   // Saves are chained, so an older round never overwrites a newer one. A save that fails stops the run
@@ -389,7 +364,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   };
 
   try {
-    options.onExecutor?.(baseExecutor);
+    options.onExecutor?.(executor);
     // Start only what this agent may use, in parallel; an unreachable server is reported, never fatal.
     const granted = Application.serversGrantedTo(app.config, DOCS_AGENT);
     await Promise.all(
@@ -424,6 +399,9 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         maxRounds,
         signal: controller.signal,
         ...(existing && existing.state.messages.length > 0 ? { resume: existing.state } : {}),
+        runId: run.id,
+        ...(pause ? { confirmations: "pause" as const } : {}),
+        ...(confirmationAnswers.length > 0 ? { confirmationAnswers } : {}),
         ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
         onToolSearch: ({ queryLength, found, ok, errorCode }: MCPToolSearchRecord) =>
           options.onEvent?.({
@@ -444,7 +422,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
             }
           : {}),
         onRound: (next) => {
-          state = withConfirmations(next);
+          state = next;
           saveLater({ ...run, state });
           // The final answer is reported by run_finished; round_saved is for completed tool rounds.
           if (!next.finished) options.onEvent?.({ type: "round_saved", runId: run.id, round: next.round });
@@ -452,19 +430,54 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
             controller.abort(PAUSE);
         },
       });
+      if (result.status === "awaiting_confirmation") {
+        // Stopped for a person: each waiting call's request is stored (what the person is shown), the
+        // run is saved awaiting_confirmation with the loop's state (the waiting calls, what already ran).
+        await saving;
+        if (saveFailure) throw saveFailure;
+        for (const request of result.pending ?? []) {
+          const record = await store.requestConfirmation(
+            newConfirmation(run.id, request),
+            pause?.ttlMs ?? DEFAULT_CONFIRMATION_TTL_MS,
+          );
+          options.onEvent?.({
+            type: "confirmation_requested",
+            runId: run.id,
+            callId: record.callId,
+            identity: record.identity,
+            serverName: record.serverName,
+            toolName: record.toolName,
+            expiresAt: record.expiresAt,
+          });
+        }
+        const awaiting: StoredRun = {
+          ...run,
+          status: "awaiting_confirmation",
+          state: result.state ?? state,
+        };
+        await saveFinal(awaiting);
+        options.onEvent?.({
+          type: "run_finished",
+          runId: run.id,
+          status: "awaiting_confirmation",
+          calls: result.calls.length,
+        });
+        return { run: awaiting, document: undefined, calls: result.calls, transcript: result.transcript };
+      }
       const content = result.message.content;
       const document = typeof content === "string" ? content : JSON.stringify(content);
       const finished: StoredRun = {
         ...run,
         status: "finished",
         document,
-        state: withConfirmations({
+        state: {
           messages: result.transcript,
           round: result.rounds,
           calls: result.calls,
           finished: true,
           ...(result.toolSearch ? { toolSearch: result.toolSearch } : {}),
-        }),
+          ...(state.confirmation ? { confirmation: state.confirmation } : {}),
+        },
       };
       await saving;
       if (saveFailure) throw saveFailure;
@@ -480,15 +493,13 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
       await saving;
       // A failed save is the reason, whatever the loop saw after the run was stopped for it.
       const error = saveFailure ?? caught;
-      // Stopped on purpose (--pause-after, or the service stopping): saved paused, resumable. Stopped
-      // for a person's confirmation: saved awaiting_confirmation (an answer makes it resumable).
+      // Stopped on purpose (--pause-after, or the service stopping): saved paused, resumable.
       const paused = controller.signal.aborted && !saveFailure;
-      const awaiting = paused && controller.signal.reason === AWAITING;
       const reason = paused ? "paused" : error instanceof Error ? error.message : String(error);
       const saved: StoredRun = {
         ...run,
-        state: withConfirmations(state),
-        status: awaiting ? "awaiting_confirmation" : paused ? "paused" : "failed",
+        state,
+        status: paused ? "paused" : "failed",
         ...(paused ? {} : { error: reason }),
       };
       let finalFailure: RunSaveError | undefined;
@@ -515,7 +526,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   } finally {
     options.signal?.removeEventListener("abort", onOuterAbort);
     stopDeclined?.();
-    if (shared) baseExecutor.dispose();
+    if (shared) executor.dispose();
     else await app.shutdown();
   }
 }

@@ -99,6 +99,9 @@ export function confirmationView(record: ConfirmationRecord): ConfirmationView {
   };
 }
 
+/** What a call id looks like (the executor's ids). */
+const CALL_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
 /** Retries of a resume refused because the run's previous job is still ending. */
 const RESUME_RETRIES = 5;
 const RESUME_RETRY_MS = 400;
@@ -149,18 +152,21 @@ export class ConfirmationDesk {
     answeredBy: string,
   ): Promise<ConfirmationAnswerView> {
     await this.#runs.get(runId); // 404 RUN_NOT_FOUND first
-    const outcome = await this.#repo.answerConfirmation(runId, callId, {
-      decision: body.decision,
-      scope: body.scope ?? "call",
-      answeredBy,
-      ...(body.reason !== undefined ? { reason: body.reason } : {}),
-    });
+    // Call ids are the executor's (UUID-like); anything else names no confirmation.
+    const outcome = !CALL_ID.test(callId)
+      ? ({ outcome: "not_found" } as const)
+      : await this.#repo.answerConfirmation(runId, callId, {
+          decision: body.decision,
+          scope: body.scope ?? "call",
+          answeredBy,
+          ...(body.reason !== undefined ? { reason: body.reason } : {}),
+        });
     if (outcome.outcome === "not_found") {
       throw new ApiError(
         404,
         "CONFIRMATION_NOT_FOUND",
-        `run ${runId} has no confirmation for call "${callId}" (GET /api/v1/confirmations lists the pending ones)`,
-        { runId, callId },
+        `run ${runId} has no confirmation for that call (GET /api/v1/confirmations lists the pending ones)`,
+        { runId, ...(CALL_ID.test(callId) ? { callId } : {}) },
       );
     }
     if (outcome.outcome === "closed") {

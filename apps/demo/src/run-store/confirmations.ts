@@ -83,12 +83,6 @@ export interface ExpiredConfirmations {
 /** The default of `--confirmation-ttl`: 24 hours. */
 export const DEFAULT_CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Most pending confirmations one run may hold; a model that loops on sensitive calls is denied beyond. */
-export const MAX_PENDING_PER_RUN = 16;
-
-/** Most confirmations one run may ask for over its whole life. */
-export const MAX_CONFIRMATIONS_PER_RUN = 64;
-
 /** The status an answer gives. */
 export function statusOf(decision: ConfirmationDecision): ConfirmationStatus {
   return decision === "allow" ? "allowed" : "denied";

@@ -179,7 +179,10 @@ export class FileRunRepository implements RunRepository {
   }
 
   async requestConfirmation(confirmation: NewConfirmation, ttlMs: number): Promise<ConfirmationRecord> {
-    const records = this.#readConfirmations(confirmation.runId);
+    const records = this.#readConfirmations(confirmation.runId).filter(
+      // A stored record of this call id for another binding is not this call's: it is replaced.
+      (r) => r.callId !== confirmation.callId || r.binding === confirmation.binding,
+    );
     const existing = records.find((r) => r.callId === confirmation.callId);
     if (existing) return existing;
     const now = Date.now();

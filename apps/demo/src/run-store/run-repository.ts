@@ -47,7 +47,8 @@ export interface RunRepository {
   appendAudit(entry: Record<string, unknown>): Promise<void>;
   /**
    * Store a pending confirmation of a run's call, expiring `ttlMs` from now. The same `(runId, callId)`
-   * again resolves with the record stored first (a run asks once per call).
+   * and binding again resolves with the record stored first (a run asks once per call); a stored record
+   * of that call id with another binding is not this call's and is replaced by the new pending one.
    */
   requestConfirmation(confirmation: NewConfirmation, ttlMs: number): Promise<ConfirmationRecord>;
   /** Every confirmation of a run, oldest first. */

@@ -61,7 +61,10 @@ function contract(name: string, open: () => { a: RunRepository; b: RunRepository
       const id = runId();
       await a.save(awaitingRun(id));
       const first = await a.requestConfirmation(request(id, "call-1"), HOUR);
-      const again = await b.requestConfirmation({ ...request(id, "call-1"), binding: "other" }, HOUR);
+      const again = await b.requestConfirmation(
+        { ...request(id, "call-1"), argumentsPreview: "other" },
+        HOUR,
+      );
       expect(again).toEqual(first);
       expect(first).toMatchObject({
         status: "pending",
@@ -73,6 +76,19 @@ function contract(name: string, open: () => { a: RunRepository; b: RunRepository
       const pending = (await b.pendingConfirmations()).filter((r) => r.runId === id);
       expect(pending.map((r) => r.callId)).toEqual(["call-1"]);
       expect(await b.confirmations(id)).toHaveLength(1);
+    });
+
+    it("replaces a record of the same call id whose binding is another (it was not this call's)", async () => {
+      const { a, b } = open();
+      const id = runId();
+      await a.save(awaitingRun(id));
+      await a.requestConfirmation(request(id, "call-1"), HOUR);
+      await a.answerConfirmation(id, "call-1", { decision: "allow", scope: "run", answeredBy: "loopback" });
+      const fresh = await b.requestConfirmation({ ...request(id, "call-1"), binding: "other" }, HOUR);
+      expect(fresh).toMatchObject({ binding: "other", status: "pending", scope: null, answeredBy: null });
+      expect((await a.confirmations(id)).map((r) => [r.callId, r.binding, r.status])).toEqual([
+        ["call-1", "other", "pending"],
+      ]);
     });
 
     it("records only the first of concurrent answers and releases the run once", async () => {

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, cliEnv, killRunning, track } from "./cli.js";
+import { agentforge, CLI, cliEnv, killRunning, track } from "./cli.js";
 import { CONFIRMED_TOOL, requireConfirmation } from "./confirmation-fixtures.js";
 import { type Roster, tempRoster } from "./mcp-fixtures.js";
 
@@ -98,6 +98,23 @@ describe("agentforge docs at a terminal, with a confirm grant", () => {
       /"event":"MCP_TOOL_CALL_CONFIRMATION_RESOLVED"[^\n]*"decision":"allow"[^\n]*"answeredBy":"terminal"/,
     );
     expect(audit).not.toContain("excludePatterns");
+  });
+
+  it("without a terminal nobody can be asked: the call is refused (CONFIRMATION_REQUIRED), the run finishes", {
+    timeout: 200_000,
+  }, async () => {
+    const stateDir = join(roster.dir, "state-unattended");
+    const result = await agentforge(
+      ["docs", join(roster.base, "proj"), "--config", roster.config, "--state-dir", stateDir, "--json"],
+      { env: roster.env, timeoutMs: 180_000 },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain("Allow this call?");
+    const output = JSON.parse(result.stdout) as { status: string; calls: SavedRun["state"]["calls"] };
+    expect(output.status).toBe("finished");
+    const tree = output.calls.filter((c) => c.identity === CONFIRMED_TOOL);
+    expect(tree.length).toBeGreaterThan(0);
+    expect(tree.every((c) => !c.ok && c.errorCode === "CONFIRMATION_REQUIRED")).toBe(true);
   });
 
   it("Enter denies (the default); the model gets the refusal and the run finishes", {

@@ -101,6 +101,14 @@ describe("confirmations over REST", () => {
     });
     expect(unknownCall.status).toBe(404);
     expect((unknownCall.json.error as { code: string }).code).toBe("CONFIRMATION_NOT_FOUND");
+    const odd = await api("POST", `/api/v1/runs/${runA}/confirmations/%3Cscript%3E${"x".repeat(300)}`, {
+      decision: "allow",
+    });
+    expect(odd.status).toBe(404);
+    expect(odd.text).not.toContain("<script>");
+    // A call id of another run names nothing in this one.
+    const other = await api("POST", `/api/v1/runs/${runB}/confirmations/call-a1`, { decision: "allow" });
+    expect(other.status).toBe(404);
     const unknownRun = await api(
       "POST",
       "/api/v1/runs/00000000-0000-4000-8000-000000000000/confirmations/call-a1",

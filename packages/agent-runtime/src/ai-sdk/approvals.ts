@@ -96,7 +96,8 @@ function argsOf(input: unknown): Record<string, unknown> {
  * The AI SDK's `needsApproval` for one tool: true when the policy grants the call only with confirmation
  * (and the run has not confirmed the tool for the whole run). The first time for a tool call, its
  * binding is kept and an `MCP_TOOL_CALL_CONFIRMATION_REQUESTED` event is reported; a run past its bound
- * of requests gets false, and the executor then refuses the call (CONFIRMATION_LIMIT_REACHED).
+ * of requests, or arguments that are not plain JSON data, get false, and the executor then refuses the
+ * call (CONFIRMATION_LIMIT_REACHED, CONFIRMATION_DENIED).
  */
 export async function needsApproval(
   context: ApprovalContext,
@@ -118,8 +119,16 @@ export async function needsApproval(
   // the one kept when the request was made, the executor refuses the call.
   if (approvalOf(messages, toolCallId) !== undefined || hasRequest(messages, toolCallId)) return true;
   if (run.requests >= executor.maxConfirmationsPerRun) return false;
+  let binding: string;
+  try {
+    binding = await bindingOf(run.runId, agent, identity, definition, argsOf(input));
+  } catch {
+    // Arguments no person could be shown (not plain JSON data): no approval is asked; the executor
+    // refuses the call with an error the model gets (CONFIRMATION_DENIED).
+    return false;
+  }
   run.requests++;
-  await store.set(toolCallId, await bindingOf(run.runId, agent, identity, definition, argsOf(input)));
+  await store.set(toolCallId, binding);
   reportRequested(
     executor.events,
     {

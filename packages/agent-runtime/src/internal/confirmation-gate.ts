@@ -250,7 +250,20 @@ export async function settleConfirmation(
     resolved(settings, call, run, "allow", "run", "run", 0);
     return;
   }
-  const binding = await bindingOf(run?.runId ?? "", call.agent, call.identity, definition, input.args);
+  let binding: string;
+  try {
+    binding = await bindingOf(run?.runId ?? "", call.agent, call.identity, definition, input.args);
+  } catch (error) {
+    // Arguments that are not JSON data (nested too deeply, a cycle): nothing a person could be shown.
+    resolved(settings, call, run, "deny", "call", "invalid-arguments", 0);
+    throw refuse(
+      call,
+      "CONFIRMATION_DENIED",
+      `The arguments for "${call.identity}" cannot be shown to a person (they are not plain JSON data, or nested too deeply), so the call was not made. Send plain JSON arguments.`,
+      undefined,
+      error,
+    );
+  }
   if (answer) {
     const since =
       typeof answer.requestedAt === "string" && !Number.isNaN(Date.parse(answer.requestedAt))

@@ -14,6 +14,7 @@ import {
 import type { ToolCall } from "@langchain/core/messages/tool";
 import { DynamicStructuredTool } from "@langchain/core/tools";
 import {
+  confirmationAnswer,
   createConfirmationRun,
   type MCPConfirmationAnswer,
   type MCPConfirmationDecision,
@@ -666,12 +667,10 @@ export async function invokeWithTools(
     const names = new Set(boundTools().map((t) => t.name));
     const toolCalls = answerableCalls(reply, round + 1).calls;
     for (const entry of waiting.confirmations) {
-      answers.set(entry.toolCallId, {
-        ...(entry.answer as MCPConfirmationDecision),
-        binding: entry.request.binding,
-        callId: entry.request.callId,
-        requestedAt: entry.request.requestedAt,
-      });
+      answers.set(
+        entry.toolCallId,
+        confirmationAnswer(entry.request, entry.answer as MCPConfirmationDecision),
+      );
     }
     const outcomes = await Promise.all(
       waiting.confirmations.map((entry) => {

@@ -173,6 +173,39 @@ describe("invokeWithTools pauses on a call that needs confirmation, and goes on 
     );
   });
 
+  it("a model that keeps calling a tool that needs confirmation is bounded per run", async () => {
+    const log = join(tempDir(), "calls.jsonl");
+    const asked: string[] = [];
+    const s = await stack([stdioTestServer("alpha", { callLog: log })], grants, {
+      maxConfirmationsPerRun: 2,
+      confirm: (request) => {
+        asked.push(request.callId);
+        return { decision: "deny", reason: "no" };
+      },
+    });
+    let model = fakeModel();
+    for (let i = 1; i <= 5; i++)
+      model = model.respondWithTools([{ name: "alpha__echo", args: { text: `${i}` }, id: `c${i}` }]);
+    model = model.respond(new AIMessage("gave up"));
+    const result = await invokeWithTools(model, ask, {
+      tools: s.registry.list(),
+      executor: s.executor,
+      agent: "agent",
+      maxRounds: 5,
+      runId: "looping",
+    });
+    expect(result.status).toBe("finished");
+    expect(asked).toHaveLength(2);
+    expect(result.calls.map((c) => c.errorCode)).toEqual([
+      "CONFIRMATION_DENIED",
+      "CONFIRMATION_DENIED",
+      "CONFIRMATION_LIMIT_REACHED",
+      "CONFIRMATION_LIMIT_REACHED",
+      "CONFIRMATION_LIMIT_REACHED",
+    ]);
+    expect(readCallLog(log).filter((line) => line.tool === "echo")).toHaveLength(0);
+  });
+
   it('"ask" (default) asks the executor\'s handler; without one the model is told CONFIRMATION_REQUIRED', async () => {
     const s = await instance();
     const model = fakeModel()

@@ -220,6 +220,32 @@ describe("confirmation: runs, scope and bounds", () => {
     expect(requests).toHaveLength(3);
   });
 
+  it("a run's confirmations are asked one at a time: a run-wide answer covers calls made at once", async () => {
+    let active = 0;
+    let most = 0;
+    const asked: string[] = [];
+    const { executor, calls } = await confirmStack({
+      confirm: async (request) => {
+        active++;
+        most = Math.max(most, active);
+        asked.push(request.identity);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        active--;
+        return { decision: "allow", scope: "run" };
+      },
+    });
+    const run = createConfirmationRun();
+    const results = await Promise.all(
+      ["a", "b", "c"].map((text) =>
+        executor.execute("agent", "alpha.echo", { text }, { confirmationRun: run }),
+      ),
+    );
+    expect(results.map((r) => r.text)).toEqual(["a", "b", "c"]);
+    expect(asked).toEqual(["alpha.echo"]);
+    expect(most).toBe(1);
+    expect(calls()).toBe(3);
+  });
+
   it("a changed definition needs a new confirmation, even in a run confirmed for the tool", async () => {
     const { handler, requests } = scripted({ decision: "allow", scope: "run" }, { decision: "allow" });
     const { executor, registry } = await confirmStack({ confirm: handler });
@@ -373,6 +399,21 @@ describe("confirmation: answers bound to the exact call", () => {
       }),
     );
     expect(denied.code).toBe("CONFIRMATION_DENIED");
+  });
+});
+
+describe("confirmation: arguments no person could read", () => {
+  it("arguments nested too deeply are refused as an error the model gets, never thrown out of the run", async () => {
+    const { handler, requests } = scripted({ decision: "allow" });
+    const { executor, calls } = await confirmStack({ confirm: handler, validateArguments: false });
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 300; i++) deep = { deeper: deep };
+    const error = await rejectionOf(executor.execute("agent", "alpha.echo", { text: "x", deep }));
+    expect(MCPConfirmationError.isInstance(error)).toBe(true);
+    expect(error.code).toBe("CONFIRMATION_DENIED");
+    expect(error.message).toMatch(/cannot be shown to a person/);
+    expect(requests).toHaveLength(0);
+    expect(calls()).toBe(0);
   });
 });
 

@@ -139,7 +139,7 @@ function flatten(issue: ZodIssue, ctx: Context, prefix: readonly PropertyKey[]):
       return [
         {
           path,
-          message: `expected a list of patterns, or a mapping with allow/deny lists; got ${kindOf(valueAt(data, path))}`,
+          message: `expected a list of patterns, or a mapping with allow/deny/confirm lists; got ${kindOf(valueAt(data, path))}`,
         },
       ];
     }

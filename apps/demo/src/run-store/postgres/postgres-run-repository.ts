@@ -767,7 +767,15 @@ export class PostgresRunRepository implements RunRepository {
                                     fingerprint, binding, arguments_preview, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11,
                  now() + make_interval(secs => $12::double precision))
-         ON CONFLICT (run_id, call_id) DO NOTHING
+         -- A stored record of this call id for another binding is not this call's: it is replaced.
+         ON CONFLICT (run_id, call_id) DO UPDATE SET
+           agent = EXCLUDED.agent, identity = EXCLUDED.identity, server_name = EXCLUDED.server_name,
+           tool_name = EXCLUDED.tool_name, title = EXCLUDED.title, annotations = EXCLUDED.annotations,
+           fingerprint = EXCLUDED.fingerprint, binding = EXCLUDED.binding,
+           arguments_preview = EXCLUDED.arguments_preview, requested_at = now(),
+           expires_at = EXCLUDED.expires_at, status = 'pending', scope = NULL, reason = NULL,
+           answered_at = NULL, answered_by = NULL
+           WHERE confirmations.binding IS DISTINCT FROM EXCLUDED.binding
          RETURNING ${CONFIRMATION_COLUMNS}
        )
        SELECT ${CONFIRMATION_COLUMNS} FROM inserted
