@@ -11,6 +11,8 @@ import { join, resolve } from "node:path";
 import {
   createMCPToolkit,
   MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+  MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_DEFINITION_CHANGED,
   MCP_TOOL_SEARCH,
@@ -120,6 +122,7 @@ export class Application {
   readonly #toolkit: MCPToolkit<MCPConfig>;
   readonly #audit: AuditWriter;
   readonly #stop: () => void;
+  readonly #declined: Set<(declined: ElicitationDeclined) => void>;
 
   private constructor(
     toolkit: MCPToolkit<MCPConfig>,
@@ -128,10 +131,23 @@ export class Application {
     readonly logDir: string,
     audit: AuditWriter,
     stop: () => void,
+    declined: Set<(declined: ElicitationDeclined) => void>,
   ) {
     this.#toolkit = toolkit;
     this.#audit = audit;
     this.#stop = stop;
+    this.#declined = declined;
+  }
+
+  /**
+   * Be told of each elicitation request declined because nobody can answer it (`serve`: a run subscribes
+   * for its lifetime to record `elicitation_declined` run events). Returns the function that unsubscribes.
+   */
+  onElicitationDeclined(listener: (declined: ElicitationDeclined) => void): () => void {
+    this.#declined.add(listener);
+    return () => {
+      this.#declined.delete(listener);
+    };
   }
 
   get manager(): MCPClientManager {
@@ -217,6 +233,8 @@ export class Application {
     if (options.logDir === undefined) pruneLogFolders(logsRoot);
     // The audit writer exists before the toolkit: the elicitation handler records its declines there.
     const audit = auditWriter(join(stateDir, "audit.jsonl"), options.audit, options.warn ?? warnOnStderr);
+    const declined = new Set<(declined: ElicitationDeclined) => void>();
+    if (options.onElicitationDeclined) declined.add(options.onElicitationDeclined);
     // Pins survive a restart: a run resumed in a new process still detects a definition that changed.
     const registry = new MCPToolRegistry();
     const approvalsFile = join(stateDir, APPROVALS_FILE);
@@ -233,7 +251,7 @@ export class Application {
       // executor directly, so a toolkit left lazy here starts nothing on its own.
       discover: options.discover === false ? "lazy" : "eager",
       manager: {
-        elicitation: elicitationHandler(options, audit),
+        elicitation: elicitationHandler(options, audit, declined, options.warn ?? warnOnStderr),
         // OAuth logins made with `agentforge mcp login` live in the state folder. The app itself never
         // waits for a browser: a server that needs a login is reported as such (AUTH_REQUIRED).
         tokenStore: appTokenStore(stateDir),
@@ -260,14 +278,16 @@ export class Application {
       stopAuditRejected();
       stopPins();
     };
-    return new Application(toolkit, stateDir, logDir, audit, stop);
+    return new Application(toolkit, stateDir, logDir, audit, stop, declined);
   }
 
   /** The servers an agent's grants name (the only ones it could ever call). */
   static serversGrantedTo(config: MCPConfig, agent: string): string[] {
     const grant = config.permissions[agent];
     if (!grant) return [];
-    const names = new Set(grant.allow.map((pattern) => pattern.slice(0, pattern.indexOf("."))));
+    // A `confirm` pattern grants too (each call then needs a person's confirmation).
+    const patterns = [...grant.allow, ...(grant.confirm ?? [])];
+    const names = new Set(patterns.map((pattern) => pattern.slice(0, pattern.indexOf("."))));
     return config.servers.filter((s) => names.has(s.name)).map((s) => s.name);
   }
 
@@ -284,7 +304,12 @@ export class Application {
  * The manager's elicitation handler: the interactive one when given (its answer is audited by action
  * only), else decline at once. Never any value the user typed or the server sent in the audit trail.
  */
-function elicitationHandler(options: ApplicationOptions, audit: AuditWriter): MCPElicitationHandler {
+function elicitationHandler(
+  options: ApplicationOptions,
+  audit: AuditWriter,
+  listeners: ReadonlySet<(declined: ElicitationDeclined) => void>,
+  warn: WarningSink,
+): MCPElicitationHandler {
   const ask = options.elicitation;
   return async (request, context) => {
     const at = new Date().toISOString();
@@ -302,10 +327,17 @@ function elicitationHandler(options: ApplicationOptions, audit: AuditWriter): MC
         mode: declined.mode,
         reason: declined.reason,
       });
-      try {
-        options.onElicitationDeclined?.(declined);
-      } catch {
-        // A listener that throws must not change the answer.
+      for (const listener of [...listeners]) {
+        try {
+          listener(declined);
+        } catch (cause) {
+          // A listener that throws must not change the answer; it is reported, never swallowed.
+          warn({
+            code: "LISTENER_FAILED",
+            message: `an elicitation_declined listener failed (server ${declined.serverName})`,
+            cause,
+          });
+        }
       }
       return { action: "decline" };
     }
@@ -419,6 +451,38 @@ function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
       tools: event.identities,
       limit: event.limit,
       reason: event.reason,
+    });
+  });
+  // Confirmations: who was asked about which call, what they decided, who answered and how long it
+  // waited — never the arguments (the preview is only shown to the person asked).
+  executor.events.on(MCP_TOOL_CALL_CONFIRMATION_REQUESTED, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+      tool: event.identity,
+      server: event.serverName,
+      agent: event.agent,
+      callId: event.callId,
+      runId: event.runId,
+      basis: event.basis,
+      fingerprint: event.fingerprint,
+      asked: event.asked,
+    });
+  });
+  executor.events.on(MCP_TOOL_CALL_CONFIRMATION_RESOLVED, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
+      tool: event.identity,
+      server: event.serverName,
+      agent: event.agent,
+      callId: event.callId,
+      runId: event.runId,
+      decision: event.decision,
+      scope: event.scope,
+      source: event.source,
+      answeredBy: event.answeredBy,
+      waitedMs: event.waitedMs,
     });
   });
   executor.events.on(MCP_TOOL_DEFINITION_CHANGED, (event) => {

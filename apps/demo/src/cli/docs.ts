@@ -43,6 +43,10 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
   const controller = new AbortController();
   const onSigint = () => controller.abort(new Error("interrupted"));
   process.once("SIGINT", onSigint);
+  // While a confirmation question is on the terminal, the live progress line (rewritten in place) would
+  // overwrite it: calls that end meanwhile are shown once the question is answered.
+  let asking = 0;
+  const held: Parameters<typeof progress.call>[0][] = [];
   const maxRounds = integer(values["max-rounds"], "--max-rounds", 1);
   const pauseAfter = integer(values["pause-after"], "--pause-after", 1);
   const options: RunDocsOptions = {
@@ -53,7 +57,7 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
     ...(values.config ? { configPath: values.config } : {}),
     ...(values["state-dir"] ? { stateDir: values["state-dir"] } : {}),
     signal: controller.signal,
-    onToolCall: (record) => progress.call(record),
+    onToolCall: (record) => (asking > 0 ? held.push(record) : progress.call(record)),
     onEvent: (event) => {
       if (event.type === "run_started") {
         progress.note(
@@ -64,7 +68,7 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
           `elicitation_declined: server ${event.server} asked for input (${event.mode} mode); no terminal to ask, declined`,
         );
       } else if (event.type === "tool_progress") {
-        progress.progress(event);
+        if (asking === 0) progress.progress(event);
       } else if (event.type === "tool_search") {
         progress.note(
           event.ok
@@ -80,6 +84,23 @@ export async function docsCommand(argv: string[], mode: "docs" | "resume"): Prom
   if (process.stdin.isTTY && process.stderr.isTTY) {
     const { terminalElicitation } = await import("./elicitation-prompt.js");
     options.elicitation = terminalElicitation({ input: process.stdin, output: process.stderr });
+    // ... and to confirm calls that need it (a `confirm` grant); otherwise those calls are refused.
+    const { terminalConfirmation } = await import("./confirmation-prompt.js");
+    const ask = terminalConfirmation({ input: process.stdin, output: process.stderr });
+    options.confirmation = {
+      kind: "ask",
+      confirm: async (request, context) => {
+        // The live progress line is finished first, so the question starts on a line of its own.
+        progress.done();
+        asking++;
+        try {
+          return { ...(await ask(request, context)), answeredBy: "terminal" };
+        } finally {
+          asking--;
+          if (asking === 0) for (const record of held.splice(0)) progress.call(record);
+        }
+      },
+    };
   }
   // Tracing (OTLP with --otel or OTEL_* variables, LangSmith with LANGSMITH_*): loads nothing when off.
   const { startTracing } = await import("../tracing/tracing.js");

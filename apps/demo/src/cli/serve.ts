@@ -31,6 +31,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       "run-lease-seconds": { type: "string" },
       "queue-maintenance-seconds": { type: "string" },
       otel: { type: "boolean" },
+      "confirmation-ttl": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -71,6 +72,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       "--run-lease-seconds and --queue-maintenance-seconds apply to the PostgreSQL run store only; set --database-url or DATABASE_URL",
     );
   }
+  const confirmationTtlMs = durationFlag("--confirmation-ttl", values["confirmation-ttl"]);
   const token = process.env[API_TOKEN_VARIABLE] || undefined;
   const hosts = process.env[ALLOWED_HOSTS_VARIABLE]
     ?.split(",")
@@ -99,6 +101,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     healthIntervalMs: Math.round(Number(healthInterval) * 1000),
     watchConfig: values["watch-config"] === true,
     ...(tracing.tracer ? { tracer: tracing.tracer } : {}),
+    ...(confirmationTtlMs !== undefined ? { confirmationTtlMs } : {}),
     ...(database
       ? {
           database: {
@@ -145,6 +148,23 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.on("SIGTERM", stop);
   });
   return 0;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * A duration (`90s`, `30m`, `24h`, `7d`, `500ms`; a bare number is seconds) from 1 s to 30 days, in ms;
+ * undefined when the flag is not given.
+ */
+export function durationFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d{1,9}(?:\.\d{1,3})?)(ms|s|m|h|d)?$/.exec(value.trim());
+  const ms = match ? Number(match[1]) * (UNIT_MS[match[2] ?? "s"] as number) : Number.NaN;
+  if (!Number.isFinite(ms) || ms < 1000 || ms > 30 * 86_400_000)
+    throw new UsageError(
+      `${flag} expects a duration from 1s to 30d (e.g. 90s, 30m, 24h, 7d; a bare number is seconds), got "${value}"`,
+    );
+  return Math.round(ms);
 }
 
 /** A whole number of seconds from `min` to `max`, or undefined when the flag is not given. */

@@ -38,7 +38,7 @@ Exit codes: 0 ok, 1 something unhealthy or failed, 2 usage or config error.`;
 export const SERVE_USAGE = `Usage: agentforge serve [--port 0] [--host 127.0.0.1] [--config FILE] [--state-dir DIR]
                         [--allowed-base DIR] [--no-check] [--max-runs 4] [--health-interval 30]
                         [--watch-config] [--database-url URL] [--run-lease-seconds 600]
-                        [--queue-maintenance-seconds 30] [--otel]
+                        [--queue-maintenance-seconds 30] [--confirmation-ttl 24h] [--otel]
   REST API under /api/v1 (MCP servers, docs runs with live events over SSE) and the /mcp dashboard.
   One MCP stack for the process, shared by every run; SIGHUP reloads the config file.
   --port N             port (default 0: any free port; the URL is printed on stderr when ready)
@@ -55,6 +55,8 @@ export const SERVE_USAGE = `Usage: agentforge serve [--port 0] [--host 127.0.0.1
                        recovered by another instance after it
   --queue-maintenance-seconds S  with a database: how often expired jobs and leases are looked for
                        (default 30)
+  --confirmation-ttl D how long a run waits for a person to confirm a tool call (a \`confirm\` grant)
+                       before it counts as denied (default 24h; 90s, 30m, 24h, 7d)
   --otel               export one OpenTelemetry span per tool call (OTLP/HTTP; OTEL_* variables)
   ${API_TOKEN_VARIABLE}   when set, every /api request needs "Authorization: Bearer <token>"
   ${ALLOWED_HOSTS_VARIABLE}   comma-separated Host header values accepted (behind a proxy)`;

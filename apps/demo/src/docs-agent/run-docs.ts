@@ -3,11 +3,16 @@
 import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type {
-  MCPToolExecutor,
-  MCPToolProgress,
-  MCPToolSearchRecord,
-  MCPTracer,
+import {
+  createConfirmationRun,
+  MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_FAILED,
+  MCP_TOOL_CALL_STARTED,
+  type MCPConfirmationRun,
+  type MCPToolExecutor,
+  type MCPToolProgress,
+  type MCPToolSearchRecord,
+  type MCPTracer,
 } from "@agentforge/agent-runtime";
 import {
   invokeWithTools,
@@ -22,6 +27,7 @@ import type { RunRepository, StoredRun } from "../run-store/run-repository.js";
 import { type DocsRun, RunStore } from "../run-store/run-store.js";
 import { isInside } from "../shared/is-inside.js";
 import { UsageError } from "../shared/usage-error.js";
+import { confirmingExecutor, type PauseHooks, type RunConfirmationMode } from "./run-confirmations.js";
 import { RunConfigMismatchError, RunFolderError, RunSaveError } from "./run-errors.js";
 import { runWorkspaceGuard } from "./run-workspace-guard.js";
 import { chooseProvider, createModel, type Provider } from "./select-model.js";
@@ -78,6 +84,19 @@ export type RunEvent =
       server: string;
       mode: "form" | "url";
     }
+  | {
+      /**
+       * A call needs a person's confirmation and the run stops until someone answers (`serve`): who
+       * calls which tool, until when — never the arguments (GET /api/v1/confirmations shows the preview).
+       */
+      type: "confirmation_requested";
+      runId: string;
+      callId: string;
+      identity: string;
+      serverName: string;
+      toolName: string;
+      expiresAt: string;
+    }
   | { type: "run_finished"; runId: string; status: DocsRun["status"]; calls: number; error?: string };
 
 export interface RunDocsOptions {
@@ -130,6 +149,12 @@ export interface RunDocsOptions {
    * Application; a shared one (`serve`) has its own policy (decline).
    */
   elicitation?: MCPElicitationHandler;
+  /**
+   * How calls that need a person's confirmation (`confirm` grants) are answered: `ask` a handler (the
+   * terminal prompt), or `pause` the run `awaiting_confirmation` with the request stored until someone
+   * answers (`serve`). Without it such calls are refused (CONFIRMATION_REQUIRED) and the model is told.
+   */
+  confirmation?: RunConfirmationMode;
 }
 
 export interface RunDocsResult {
@@ -140,6 +165,11 @@ export interface RunDocsResult {
 }
 
 const PAUSE = Symbol("pause");
+/** The run stops to wait for a person's confirmation. */
+const AWAITING = Symbol("awaiting confirmation");
+
+/** The run's confirmation state, kept beside the loop's state in the saved run (plain data). */
+type RunState = StoredRun["state"] & { confirmationRun?: MCPConfirmationRun };
 
 function systemPrompt(root: string): string {
   return [
@@ -305,8 +335,41 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   }
   // A run's own executor. On a shared stack its calls to the workspace servers are confined to its
   // folder by the guard (the servers themselves are rooted at the allowed base).
-  const executor = shared ? app.runExecutor(runWorkspaceGuard(app.manager, folder)) : app.executor;
+  const baseExecutor = shared ? app.runExecutor(runWorkspaceGuard(app.manager, folder)) : app.executor;
+  // On a shared stack (`serve`), a declined elicitation is this run's when this run has a call in flight
+  // on the server that asked (a server asks while one of its tools runs).
+  const stopDeclined = shared
+    ? recordDeclinedElicitations(app, baseExecutor, run.id, options.onEvent)
+    : undefined;
   const controller = new AbortController();
+  // The run's confirmation state: restored from the saved run (its id binds every answer to this run).
+  const confirmationRun: MCPConfirmationRun =
+    (run.state as RunState).confirmationRun ?? createConfirmationRun(run.id);
+  const withConfirmations = (value: StoredRun["state"]): StoredRun["state"] =>
+    ({ ...value, confirmationRun }) as RunState;
+  let pauseHooks: PauseHooks | undefined;
+  if (options.confirmation?.kind === "pause") {
+    pauseHooks = {
+      repository: store,
+      runId: run.id,
+      ttlMs: options.confirmation.ttlMs,
+      answers: await store.confirmations(run.id),
+      onRequested: (record) =>
+        options.onEvent?.({
+          type: "confirmation_requested",
+          runId: run.id,
+          callId: record.callId,
+          identity: record.identity,
+          serverName: record.serverName,
+          toolName: record.toolName,
+          expiresAt: record.expiresAt,
+        }),
+      pause: () => {
+        if (!controller.signal.aborted) controller.abort(AWAITING);
+      },
+    };
+  }
+  const executor = confirmingExecutor(baseExecutor, confirmationRun, options.confirmation, pauseHooks);
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
   // Saves are chained, so an older round never overwrites a newer one. A save that fails stops the run
@@ -326,7 +389,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   };
 
   try {
-    options.onExecutor?.(executor);
+    options.onExecutor?.(baseExecutor);
     // Start only what this agent may use, in parallel; an unreachable server is reported, never fatal.
     const granted = Application.serversGrantedTo(app.config, DOCS_AGENT);
     await Promise.all(
@@ -381,7 +444,7 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
             }
           : {}),
         onRound: (next) => {
-          state = next;
+          state = withConfirmations(next);
           saveLater({ ...run, state });
           // The final answer is reported by run_finished; round_saved is for completed tool rounds.
           if (!next.finished) options.onEvent?.({ type: "round_saved", runId: run.id, round: next.round });
@@ -395,13 +458,13 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
         ...run,
         status: "finished",
         document,
-        state: {
+        state: withConfirmations({
           messages: result.transcript,
           round: result.rounds,
           calls: result.calls,
           finished: true,
           ...(result.toolSearch ? { toolSearch: result.toolSearch } : {}),
-        },
+        }),
       };
       await saving;
       if (saveFailure) throw saveFailure;
@@ -417,13 +480,15 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
       await saving;
       // A failed save is the reason, whatever the loop saw after the run was stopped for it.
       const error = saveFailure ?? caught;
-      // Stopped on purpose (--pause-after, or the service stopping): saved paused, resumable.
+      // Stopped on purpose (--pause-after, or the service stopping): saved paused, resumable. Stopped
+      // for a person's confirmation: saved awaiting_confirmation (an answer makes it resumable).
       const paused = controller.signal.aborted && !saveFailure;
+      const awaiting = paused && controller.signal.reason === AWAITING;
       const reason = paused ? "paused" : error instanceof Error ? error.message : String(error);
       const saved: StoredRun = {
         ...run,
-        state,
-        status: paused ? "paused" : "failed",
+        state: withConfirmations(state),
+        status: awaiting ? "awaiting_confirmation" : paused ? "paused" : "failed",
         ...(paused ? {} : { error: reason }),
       };
       let finalFailure: RunSaveError | undefined;
@@ -449,7 +514,39 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
     }
   } finally {
     options.signal?.removeEventListener("abort", onOuterAbort);
-    if (shared) executor.dispose();
+    stopDeclined?.();
+    if (shared) baseExecutor.dispose();
     else await app.shutdown();
   }
+}
+
+/**
+ * Report each elicitation request the shared Application declines as an `elicitation_declined` event of
+ * this run, when this run has a call in flight on the server that asked (counted from its executor's
+ * call events). Returns the function that stops it.
+ */
+function recordDeclinedElicitations(
+  app: Application,
+  executor: MCPToolExecutor,
+  runId: string,
+  onEvent: RunDocsOptions["onEvent"],
+): () => void {
+  const inFlight = new Map<string, number>();
+  const change = (serverName: string, by: number) => {
+    const next = (inFlight.get(serverName) ?? 0) + by;
+    if (next > 0) inFlight.set(serverName, next);
+    else inFlight.delete(serverName);
+  };
+  const stops = [
+    executor.events.on(MCP_TOOL_CALL_STARTED, ({ serverName }) => change(serverName, 1)),
+    executor.events.on(MCP_TOOL_CALL_COMPLETED, ({ serverName }) => change(serverName, -1)),
+    executor.events.on(MCP_TOOL_CALL_FAILED, ({ serverName }) => change(serverName, -1)),
+    app.onElicitationDeclined(({ serverName, mode }) => {
+      if (inFlight.has(serverName))
+        onEvent?.({ type: "elicitation_declined", runId, server: serverName, mode });
+    }),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
 }

@@ -25,6 +25,10 @@ export type ApiErrorCode =
   | "TOO_MANY_RUNS"
   | "SHUTTING_DOWN"
   | "CONFIG_RELOAD_FAILED"
+  | "CONFIRMATION_NOT_FOUND"
+  | "CONFIRMATION_ANSWERED"
+  | "CONFIRMATION_EXPIRED"
+  | "CONFIRMATION_PENDING"
   | "INTERNAL";
 
 /** One problem with a request body: the field path (`folder`, `pauseAfter`) and what was expected. */

@@ -38,6 +38,20 @@ export const resumeRunSchema = z.strictObject({
 /** A valid resume body. */
 export type ResumeRunBody = z.infer<typeof resumeRunSchema>;
 
+/** `POST /api/v1/runs/{id}/confirmations/{callId}`: the answer (scope defaults to this call only). */
+export const answerConfirmationSchema = z.strictObject({
+  decision: z.enum(["allow", "deny"], {
+    error: (issue) => (issue.input === undefined ? "required" : 'expected "allow" or "deny"'),
+  }),
+  scope: z.enum(["call", "run"], { error: 'expected "call" or "run"' }).optional(),
+  reason: z
+    .string({ error: "expected a string" })
+    .max(500, { error: "expected at most 500 characters" })
+    .optional(),
+});
+/** A valid confirmation answer. */
+export type AnswerConfirmationBody = z.infer<typeof answerConfirmationSchema>;
+
 /** `POST /api/v1/mcp/servers/{name}/resources/read`. */
 export const readResourceSchema = z.strictObject({
   uri: z

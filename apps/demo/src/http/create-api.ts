@@ -11,12 +11,14 @@ import type { RunEventRecord } from "../run-store/run-event-log.js";
 import { writeErr } from "../shared/terminal-safe.js";
 import { ApiError } from "./api-error.js";
 import {
+  answerConfirmationSchema,
   getPromptSchema,
   parseBody,
   readResourceSchema,
   resumeRunSchema,
   startRunSchema,
 } from "./body-schemas.js";
+import type { ConfirmationDesk } from "./confirmation-desk.js";
 import { requestGuard } from "./request-guard.js";
 import type { RunManager } from "./run-manager.js";
 import type { StaticAsset } from "./static-assets.js";
@@ -48,6 +50,10 @@ const MAX_CURSOR_CHARS = 4096;
 export interface ApiDependencies {
   management: MCPManagement;
   runs: RunManager;
+  /** Pending confirmations and their answers (absent: the confirmation routes answer 404). */
+  confirmations?: ConfirmationDesk;
+  /** Who answers a confirmation through this API (`token:<fingerprint>` or `loopback`). */
+  answeredBy?: string;
   /** The /mcp page's files (see `loadStaticAssets`). */
   assets: Map<string, StaticAsset>;
   /** Bearer token every /api request must carry, if set. */
@@ -326,6 +332,27 @@ export function createApi(deps: ApiDependencies): Hono {
     const body = parseBody(resumeRunSchema, await bodyText(c));
     const view = await runs.resume(id, body);
     return json(c, view, 202, { Location: view.links.self });
+  });
+  // Confirmations of sensitive tool calls that unattended runs wait for.
+  const desk = () => {
+    if (!deps.confirmations) throw new ApiError(404, "NOT_FOUND", "confirmations are not served here");
+    return deps.confirmations;
+  };
+  app.get("/api/v1/confirmations", async (c) => {
+    const raw = c.req.query("limit") ?? "200";
+    if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > 1000) {
+      throw new ApiError(400, "INVALID_BODY", `limit must be an integer from 1 to 1000, got "${raw}"`, {
+        issues: [{ path: "limit", message: "expected an integer from 1 to 1000" }],
+      });
+    }
+    return json(c, { confirmations: await desk().pending(Number(raw)) });
+  });
+  app.post("/api/v1/runs/:id/confirmations/:callId", limit, async (c) => {
+    const id = c.req.param("id");
+    await runs.get(id);
+    const body = parseBody(answerConfirmationSchema, await bodyText(c));
+    const view = await desk().answer(id, c.req.param("callId"), body, deps.answeredBy ?? "loopback");
+    return json(c, view, view.resumed ? 202 : 200);
   });
   app.get("/api/v1/runs/:id/events", async (c) => {
     const id = c.req.param("id");

@@ -15,6 +15,8 @@ import { realpathSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import {
   MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+  MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_CALL_STARTED,
   MCP_TOOL_DEFINITION_CHANGED,
@@ -25,6 +27,7 @@ import { SHIPPED_CONFIG } from "../app/shipped-config.js";
 import { DOCS_AGENT, type RunDocsOptions, type RunEvent, runDocs } from "../docs-agent/run-docs.js";
 import { RunConfigMismatchError, RunFolderError } from "../docs-agent/run-errors.js";
 import { chooseProvider, PROVIDER_SPECS, type Provider } from "../docs-agent/select-model.js";
+import { DEFAULT_CONFIRMATION_TTL_MS } from "../run-store/confirmations.js";
 import type { RunJob, RunJobContext, RunQueue } from "../run-store/postgres/run-queue.js";
 import type { RunEventRecord } from "../run-store/run-event-log.js";
 import type { RunRepository, StoredRun } from "../run-store/run-repository.js";
@@ -93,6 +96,8 @@ export interface RunManagerOptions {
   queuedRuns?: (ids: readonly string[]) => Promise<Set<string>>;
   /** Where a run event or record that could not be stored is reported (default: stderr). */
   warn?: WarningSink;
+  /** How long a run waits for a person's confirmation before it counts as denied (default 24 h). */
+  confirmationTtlMs?: number;
 }
 
 /** Receives a run's new events; `null` once the run stopped in this process. */
@@ -106,6 +111,8 @@ const EXECUTOR_EVENTS = [
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
   MCP_TOOL_DEFINITION_CHANGED,
+  MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
+  MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
 ] as const;
 
 /** The default of `--max-runs`. */
@@ -136,6 +143,11 @@ export class RunManager {
   /** With a queue: runs whose job this instance is executing (from the job's start to its end). */
   readonly #jobs = new Set<string>();
   readonly #warn: WarningSink;
+  /**
+   * Told when a run stopped here `awaiting_confirmation` (the confirmation desk releases and resumes it
+   * if its confirmations were answered while it was stopping).
+   */
+  onAwaiting: ((runId: string) => Promise<void>) | undefined;
 
   constructor(options: RunManagerOptions) {
     this.#options = options;
@@ -473,6 +485,13 @@ export class RunManager {
       throw new ApiError(409, "RUN_ACTIVE", `run ${id} is running in this process already`);
     if (run.status === "finished")
       throw new ApiError(409, "RUN_FINISHED", `run ${id} is finished; there is nothing to resume`);
+    if (run.status === "awaiting_confirmation")
+      throw new ApiError(
+        409,
+        "CONFIRMATION_PENDING",
+        `run ${id} waits for a person to confirm a tool call; answer it (GET /api/v1/confirmations) and the run continues`,
+        { runId: id },
+      );
     if (!isInside(this.#options.allowedBase, run.folder)) {
       throw new ApiError(
         403,
@@ -554,7 +573,9 @@ export class RunManager {
           ),
         );
       };
+      let awaiting = false;
       const onEvent = (event: RunEvent) => {
+        if (event.type === "run_finished" && event.status === "awaiting_confirmation") awaiting = true;
         if (event.type === "run_started") {
           runId = event.runId;
           this.#active.set(event.runId, { controller, settled });
@@ -577,6 +598,11 @@ export class RunManager {
         application: this.#options.application,
         repository: this.#repo,
         instanceId: this.#options.instanceId,
+        // Nobody at a terminal: a call that needs confirmation stops the run until someone answers.
+        confirmation: {
+          kind: "pause",
+          ttlMs: this.#options.confirmationTtlMs ?? DEFAULT_CONFIRMATION_TTL_MS,
+        },
         onEvent,
         onExecutor: (executor) => {
           for (const name of EXECUTOR_EVENTS) {
@@ -618,6 +644,9 @@ export class RunManager {
       );
       void done
         .then(() => appending)
+        .then(async () => {
+          if (awaiting && runId !== undefined) await this.onAwaiting?.(runId);
+        })
         .finally(() => {
           if (!job) this.#slots--;
           if (runId !== undefined) {

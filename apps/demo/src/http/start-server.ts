@@ -16,6 +16,7 @@ import type { RunRepository } from "../run-store/run-repository.js";
 import { writeErr } from "../shared/terminal-safe.js";
 import { UsageError } from "../shared/usage-error.js";
 import { warnThrough } from "../shared/warnings.js";
+import { answererOf, ConfirmationDesk } from "./confirmation-desk.js";
 import { createApi } from "./create-api.js";
 import { allowedHostsFor, assertServable } from "./request-guard.js";
 import { DEFAULT_MAX_RUNS, RunManager } from "./run-manager.js";
@@ -57,6 +58,13 @@ export interface StartServerOptions {
   instanceId?: string;
   /** One span per tool call (`--otel`). */
   tracer?: MCPTracer;
+  /**
+   * How long a run waits for a person to confirm a tool call before the confirmation expires as denied
+   * (`--confirmation-ttl`, default 24 h).
+   */
+  confirmationTtlMs?: number;
+  /** How often pending confirmations are checked for expiry (default: a tenth of the TTL, 1 s to 30 s). */
+  confirmationSweepMs?: number;
   /** Where reloads and watch problems are reported (default stderr). */
   log?: (line: string) => void;
 }
@@ -171,14 +179,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     maxRuns,
     ...(queue ? { queue } : {}),
     ...(queuedRuns ? { queuedRuns } : {}),
+    ...(options.confirmationTtlMs !== undefined ? { confirmationTtlMs: options.confirmationTtlMs } : {}),
     warn,
   });
+  const confirmations = new ConfirmationDesk({
+    repository,
+    runs,
+    warn,
+    ...(options.confirmationTtlMs !== undefined ? { ttlMs: options.confirmationTtlMs } : {}),
+    ...(options.confirmationSweepMs !== undefined ? { sweepMs: options.confirmationSweepMs } : {}),
+  });
+  runs.onAwaiting = (runId) => confirmations.afterAwaiting(runId);
   const healthIntervalMs = options.healthIntervalMs ?? DEFAULT_HEALTH_INTERVAL_MS;
   let stopping = false;
   let allowedHosts: Set<string> | undefined;
   const app = createApi({
     management,
     runs,
+    confirmations,
+    answeredBy: answererOf(token),
     assets,
     token,
     allowedHosts: () => allowedHosts,
@@ -221,6 +240,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   }
   allowedHosts = allowedHostsFor(host, port, options.allowedHosts);
+  // Pending confirmations expire (a deny) on whichever instance sweeps first.
+  confirmations.start();
   // The start-up check (recorded with its stderr tails), then the manager's health polling.
   if (options.checkOnStart !== false) {
     void management.checkAll().catch((cause: unknown) =>
@@ -260,6 +281,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         stopping = true;
         stopFirstPoll();
         watcher?.close();
+        await confirmations.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         await runs.close();
         if ("closeAllConnections" in server) server.closeAllConnections();

@@ -2,9 +2,17 @@
 // (RunStore, written atomically), their events `<stateDir>/run-events/<id>.jsonl` (RunEventLog, one JSON
 // record per line), the audit trail `<stateDir>/audit.jsonl`. One process owns a state folder's runs:
 // `claim` is atomic within this process only (use the PostgreSQL store for several instances).
-import { appendFileSync, mkdirSync, readdirSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type WarningSink, warnOnStderr } from "../shared/warnings.js";
+import {
+  type ConfirmationAnswer,
+  type ConfirmationAnswerOutcome,
+  type ConfirmationRecord,
+  type ExpiredConfirmations,
+  type NewConfirmation,
+  statusOf,
+} from "./confirmations.js";
 import { RunEventLog, type RunEventRecord } from "./run-event-log.js";
 import type { RunRepository, StoredRun } from "./run-repository.js";
 import { RunRecordError, RunStore } from "./run-store.js";
@@ -122,6 +130,168 @@ export class FileRunRepository implements RunRepository {
   async appendAudit(entry: Record<string, unknown>): Promise<void> {
     mkdirSync(this.stateDir, { recursive: true });
     appendFileSync(join(this.stateDir, "audit.jsonl"), `${JSON.stringify(entry)}\n`);
+  }
+
+  // Confirmations: `<stateDir>/confirmations/<runId>.json`, one array per run, written atomically. Every
+  // read-modify-write below runs without an await in between: atomic within this process, which owns
+  // the state folder.
+
+  #confirmationFile(runId: string): string {
+    return join(this.stateDir, "confirmations", `${runId}.json`);
+  }
+
+  #readConfirmations(runId: string): ConfirmationRecord[] {
+    if (!RUN_ID.test(runId)) return [];
+    let text: string;
+    try {
+      text = readFileSync(this.#confirmationFile(runId), "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) {
+      throw new RunRecordError(this.#confirmationFile(runId), new Error("it is not a list of confirmations"));
+    }
+    return value as ConfirmationRecord[];
+  }
+
+  #writeConfirmations(runId: string, records: ConfirmationRecord[]): void {
+    const file = this.#confirmationFile(runId);
+    mkdirSync(join(this.stateDir, "confirmations"), { recursive: true });
+    writeFileSync(`${file}.tmp`, `${JSON.stringify(records, null, 2)}\n`);
+    renameSync(`${file}.tmp`, file);
+  }
+
+  /** Mark the pending confirmations past their time expired; resolves with the ones that were. */
+  #expireIn(records: ConfirmationRecord[], now: number): ConfirmationRecord[] {
+    const expired: ConfirmationRecord[] = [];
+    for (const record of records) {
+      if (record.status === "pending" && Date.parse(record.expiresAt) <= now) {
+        record.status = "expired";
+        record.answeredAt = new Date(now).toISOString();
+        record.answeredBy = "expiry";
+        record.reason = "nobody answered before it expired";
+        expired.push(record);
+      }
+    }
+    return expired;
+  }
+
+  async requestConfirmation(confirmation: NewConfirmation, ttlMs: number): Promise<ConfirmationRecord> {
+    const records = this.#readConfirmations(confirmation.runId);
+    const existing = records.find((r) => r.callId === confirmation.callId);
+    if (existing) return existing;
+    const now = Date.now();
+    const record: ConfirmationRecord = {
+      ...confirmation,
+      requestedAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + ttlMs).toISOString(),
+      status: "pending",
+      scope: null,
+      reason: null,
+      answeredAt: null,
+      answeredBy: null,
+    };
+    this.#writeConfirmations(confirmation.runId, [...records, record]);
+    return record;
+  }
+
+  async confirmations(runId: string): Promise<ConfirmationRecord[]> {
+    return this.#readConfirmations(runId);
+  }
+
+  async pendingConfirmations(options: { limit?: number } = {}): Promise<ConfirmationRecord[]> {
+    let names: string[];
+    try {
+      names = readdirSync(join(this.stateDir, "confirmations"));
+    } catch {
+      return [];
+    }
+    const pending: ConfirmationRecord[] = [];
+    for (const name of names) {
+      if (!name.endsWith(".json")) continue;
+      try {
+        pending.push(
+          ...this.#readConfirmations(name.slice(0, -".json".length)).filter((r) => r.status === "pending"),
+        );
+      } catch (error) {
+        this.#warn({
+          code: "RUN_RECORD_UNREADABLE",
+          message: `the confirmations file ${name} cannot be read`,
+          cause: error,
+        });
+      }
+    }
+    pending.sort((a, b) => (a.requestedAt < b.requestedAt ? -1 : a.requestedAt > b.requestedAt ? 1 : 0));
+    return options.limit !== undefined ? pending.slice(0, options.limit) : pending;
+  }
+
+  async answerConfirmation(
+    runId: string,
+    callId: string,
+    answer: ConfirmationAnswer,
+  ): Promise<ConfirmationAnswerOutcome> {
+    const records = this.#readConfirmations(runId);
+    const record = records.find((r) => r.callId === callId);
+    if (!record) return { outcome: "not_found" };
+    if (this.#expireIn([record], Date.now()).length > 0) {
+      this.#writeConfirmations(runId, records);
+      return { outcome: "closed", record };
+    }
+    if (record.status !== "pending") return { outcome: "closed", record };
+    record.status = statusOf(answer.decision);
+    record.scope = answer.scope;
+    record.reason = answer.reason ?? null;
+    record.answeredAt = new Date().toISOString();
+    record.answeredBy = answer.answeredBy;
+    this.#writeConfirmations(runId, records);
+    return { outcome: "answered", record, released: this.#release(runId, records) };
+  }
+
+  /** The run back to `paused` when it awaits confirmations and none is pending any more. */
+  #release(runId: string, records: ConfirmationRecord[]): boolean {
+    if (records.some((r) => r.status === "pending")) return false;
+    const run = this.#loadSync(runId);
+    if (run?.status !== "awaiting_confirmation") return false;
+    this.#store.save({ ...run, status: "paused" });
+    return true;
+  }
+
+  async releaseRun(runId: string): Promise<boolean> {
+    return this.#release(runId, this.#readConfirmations(runId));
+  }
+
+  async expireConfirmations(): Promise<ExpiredConfirmations> {
+    const result: ExpiredConfirmations = { expired: [], released: [] };
+    let names: string[];
+    try {
+      names = readdirSync(join(this.stateDir, "confirmations"));
+    } catch {
+      return result;
+    }
+    const now = Date.now();
+    for (const name of names) {
+      if (!name.endsWith(".json")) continue;
+      const runId = name.slice(0, -".json".length);
+      let records: ConfirmationRecord[];
+      try {
+        records = this.#readConfirmations(runId);
+      } catch (error) {
+        this.#warn({
+          code: "RUN_RECORD_UNREADABLE",
+          message: `the confirmations file ${name} cannot be read`,
+          cause: error,
+        });
+        continue;
+      }
+      const expired = this.#expireIn(records, now);
+      if (expired.length === 0) continue;
+      this.#writeConfirmations(runId, records);
+      result.expired.push(...expired);
+      if (this.#release(runId, records)) result.released.push(runId);
+    }
+    return result;
   }
 
   async close(): Promise<void> {

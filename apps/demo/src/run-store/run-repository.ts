@@ -2,6 +2,13 @@
 // PostgreSQL (`DATABASE_URL` / `--database-url`, shared by several instances). The run manager only talks
 // to this interface; which store is used is chosen once at start.
 
+import type {
+  ConfirmationAnswer,
+  ConfirmationAnswerOutcome,
+  ConfirmationRecord,
+  ExpiredConfirmations,
+  NewConfirmation,
+} from "./confirmations.js";
 import type { RunEventRecord } from "./run-event-log.js";
 import type { DocsRun } from "./run-store.js";
 
@@ -38,6 +45,32 @@ export interface RunRepository {
   subscribe(runId: string, listener: (event: RunEventRecord) => void): () => void;
   /** Append one audit line (who called what, how it ended; never arguments or results). */
   appendAudit(entry: Record<string, unknown>): Promise<void>;
+  /**
+   * Store a pending confirmation of a run's call, expiring `ttlMs` from now. The same `(runId, callId)`
+   * again resolves with the record stored first (a run asks once per call).
+   */
+  requestConfirmation(confirmation: NewConfirmation, ttlMs: number): Promise<ConfirmationRecord>;
+  /** Every confirmation of a run, oldest first. */
+  confirmations(runId: string): Promise<ConfirmationRecord[]>;
+  /** The pending confirmations of every run, oldest first. */
+  pendingConfirmations(options?: { limit?: number }): Promise<ConfirmationRecord[]>;
+  /**
+   * Record an answer. Only the first answer to a pending, unexpired confirmation counts (atomic across
+   * instances, for `postgres`); when it was the run's last pending one, the run goes from
+   * `awaiting_confirmation` to `paused` in the same step (`released`), ready to be resumed.
+   */
+  answerConfirmation(
+    runId: string,
+    callId: string,
+    answer: ConfirmationAnswer,
+  ): Promise<ConfirmationAnswerOutcome>;
+  /**
+   * A run `awaiting_confirmation` whose confirmations are all answered goes back to `paused`: true when
+   * this call did it (exactly one of concurrent calls).
+   */
+  releaseRun(runId: string): Promise<boolean>;
+  /** Pending confirmations past their time become `expired` (a deny); their runs are released. */
+  expireConfirmations(): Promise<ExpiredConfirmations>;
   /** Release connections and listeners. */
   close(): Promise<void>;
 }

@@ -8,7 +8,11 @@ import { MCPError } from "@agentforge/mcp-config";
 import type { Provider } from "../shared/providers.js";
 import { UsageError } from "../shared/usage-error.js";
 
-export type RunStatus = "running" | "paused" | "finished" | "failed";
+/**
+ * `awaiting_confirmation`: stopped until a person answers the confirmations of its pending calls (see
+ * confirmations.ts); resumable once every one is answered or expired.
+ */
+export type RunStatus = "running" | "paused" | "awaiting_confirmation" | "finished" | "failed";
 
 /** A saved documentation run. */
 export interface DocsRun {

@@ -351,6 +351,14 @@
             : String(d.progress);
         return `… ${d.identity} ${amount}`;
       }
+      case "confirmation_requested":
+        return `${d.identity} waits for a person's confirmation (see "Waiting for confirmation")`;
+      case "confirmation_resolved":
+        return `${d.identity} ${d.status === "expired" ? "not confirmed in time: denied" : d.decision === "allow" ? "allowed" : "denied"}${d.answeredBy ? ` by ${d.answeredBy}` : ""}`;
+      case "MCP_TOOL_CALL_CONFIRMATION_REQUESTED":
+        return `? ${d.identity} needs a person's confirmation`;
+      case "MCP_TOOL_CALL_CONFIRMATION_RESOLVED":
+        return `${d.decision === "allow" ? "✓" : "✗"} ${d.identity} ${d.decision === "allow" ? "confirmed" : "not confirmed"} (${d.source})`;
       case "elicitation_declined":
         return `server ${d.server} asked for input (${d.mode} mode); declined (nobody at a terminal to answer)`;
       case "run_finished":
@@ -503,5 +511,130 @@
     }
   });
 
+  // ---- Confirmations the runs wait for (answered here: Allow / Deny) ----
+  let confirmationTimer;
+  /** Calls being answered right now (their buttons stay disabled until the list is read again). */
+  const answering = new Set();
+
+  function annotationWords(annotations) {
+    const words = [];
+    if (annotations?.destructiveHint === true) words.push("destructive");
+    if (annotations?.destructiveHint === false) words.push("not destructive");
+    if (annotations?.readOnlyHint === true) words.push("read-only");
+    if (annotations?.readOnlyHint === false) words.push("not read-only");
+    if (annotations?.idempotentHint === true) words.push("idempotent");
+    if (annotations?.openWorldHint === true) words.push("reaches outside systems");
+    return words.length ? words.join(", ") : "none stated";
+  }
+
+  function renderConfirmation(item) {
+    const key = `${item.runId}/${item.callId}`;
+    const busy = answering.has(key);
+    const button = (decision, label) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: decision === "deny" ? "danger" : "primary",
+          "data-action": decision,
+          "aria-label": `${label} ${item.identity} (run ${item.runId})`,
+          disabled: busy,
+          onclick: () => answerConfirmation(item, decision),
+        },
+        label,
+      );
+    return h(
+      "li",
+      { class: "confirmation", "data-run": item.runId, "data-call": item.callId },
+      h("p", {}, h("strong", {}, item.identity), item.title ? ` — ${item.title}` : ""),
+      h(
+        "dl",
+        {},
+        h("dt", {}, "Agent"),
+        h("dd", {}, item.agent),
+        h("dt", {}, "Annotations"),
+        h(
+          "dd",
+          { "data-field": "annotations" },
+          `${annotationWords(item.annotations)} (as the server states them)`,
+        ),
+        h("dt", {}, "Expires"),
+        h("dd", {}, h("time", { datetime: item.expiresAt }, formatTime(item.expiresAt))),
+      ),
+      h("p", { class: "muted" }, "Arguments:"),
+      h("pre", { "data-field": "preview" }, item.argumentsPreview),
+      h("div", { class: "actions" }, button("allow", "Allow"), button("deny", "Deny")),
+    );
+  }
+
+  function renderConfirmations(items) {
+    const byRun = new Map();
+    for (const item of items) {
+      if (!byRun.has(item.runId)) byRun.set(item.runId, []);
+      byRun.get(item.runId).push(item);
+    }
+    const focused = document.activeElement?.closest?.(".confirmation");
+    const focusKey = focused
+      ? [focused.dataset.run, focused.dataset.call, document.activeElement.dataset.action]
+      : null;
+    $("confirmations").replaceChildren(
+      ...[...byRun].map(([runId, list]) =>
+        h(
+          "section",
+          { class: "confirmation-run", "data-run": runId, "aria-label": `Run ${runId}` },
+          h("h3", {}, `Run ${runId}`),
+          h("ul", { class: "confirmation-list" }, ...list.map(renderConfirmation)),
+        ),
+      ),
+    );
+    if (focusKey) {
+      document
+        .querySelector(
+          `.confirmation[data-run="${CSS.escape(focusKey[0])}"][data-call="${CSS.escape(focusKey[1])}"] [data-action="${focusKey[2]}"]`,
+        )
+        ?.focus();
+    }
+    $("confirmations-summary").textContent = items.length
+      ? `${items.length} tool call${items.length === 1 ? "" : "s"} waiting for confirmation.`
+      : "Nothing is waiting for confirmation.";
+  }
+
+  async function loadConfirmations() {
+    clearTimeout(confirmationTimer);
+    try {
+      const body = await getJson("/confirmations");
+      renderConfirmations(body.confirmations);
+    } catch (error) {
+      $("confirmations-summary").textContent = `Could not load the confirmations: ${error.message}`;
+    }
+    confirmationTimer = setTimeout(loadConfirmations, LIVE_MS);
+  }
+
+  async function answerConfirmation(item, decision) {
+    const key = `${item.runId}/${item.callId}`;
+    if (answering.has(key)) return;
+    answering.add(key);
+    const status = $("confirmations-status");
+    status.textContent = `${decision === "allow" ? "Allowing" : "Denying"} ${item.identity}…`;
+    document
+      .querySelectorAll(
+        `.confirmation[data-run="${CSS.escape(item.runId)}"][data-call="${CSS.escape(item.callId)}"] button`,
+      )
+      .forEach((b) => {
+        b.disabled = true;
+      });
+    try {
+      const result = await postJson(item.links.answer.replace(/^\/api\/v1/, ""), { decision, scope: "call" });
+      status.textContent = `${item.identity} ${decision === "allow" ? "allowed" : "denied"}${result.resumed ? "; the run continues." : result.resumeError ? `; the run was not resumed: ${result.resumeError.message}` : "."}`;
+      if (result.resumed && currentRun?.id === item.runId) followRun(result.run);
+    } catch (error) {
+      status.textContent = `Could not answer: ${error.message}`;
+    } finally {
+      answering.delete(key);
+      await loadConfirmations();
+    }
+  }
+
   loadServers();
+  loadConfirmations();
 })();

@@ -6,6 +6,14 @@
 // a periodic poll, and each listener sees each event once, in id order, without gaps.
 import pg from "pg";
 import { type WarningSink, warnOnStderr } from "../../shared/warnings.js";
+import {
+  type ConfirmationAnswer,
+  type ConfirmationAnswerOutcome,
+  type ConfirmationRecord,
+  type ExpiredConfirmations,
+  type NewConfirmation,
+  statusOf,
+} from "../confirmations.js";
 import { type DatabaseTarget, parseDatabaseUrl, redactSecret } from "../database-url.js";
 import type { RunEventRecord } from "../run-event-log.js";
 import type { RunRepository, StoredRun } from "../run-repository.js";
@@ -116,6 +124,55 @@ function toRun(row: RunRow): StoredRun {
     ...(row.owner_instance !== null ? { ownerInstance: row.owner_instance } : {}),
   };
 }
+
+interface ConfirmationRow {
+  run_id: string;
+  call_id: string;
+  agent: string;
+  identity: string;
+  server_name: string;
+  tool_name: string;
+  title: string | null;
+  annotations: ConfirmationRecord["annotations"];
+  fingerprint: string;
+  binding: string;
+  arguments_preview: string;
+  requested_at: Date;
+  expires_at: Date;
+  status: ConfirmationRecord["status"];
+  scope: ConfirmationRecord["scope"];
+  reason: string | null;
+  answered_at: Date | null;
+  answered_by: string | null;
+}
+
+const CONFIRMATION_COLUMNS =
+  "run_id, call_id, agent, identity, server_name, tool_name, title, annotations, fingerprint, binding, arguments_preview, requested_at, expires_at, status, scope, reason, answered_at, answered_by";
+
+function toConfirmation(row: ConfirmationRow): ConfirmationRecord {
+  return {
+    runId: row.run_id,
+    callId: row.call_id,
+    agent: row.agent,
+    identity: row.identity,
+    serverName: row.server_name,
+    toolName: row.tool_name,
+    title: row.title,
+    annotations: row.annotations,
+    fingerprint: row.fingerprint,
+    binding: row.binding,
+    argumentsPreview: row.arguments_preview,
+    requestedAt: row.requested_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+    status: row.status,
+    scope: row.scope,
+    reason: row.reason,
+    answeredAt: row.answered_at ? row.answered_at.toISOString() : null,
+    answeredBy: row.answered_by,
+  };
+}
+
+const EXPIRED_REASON = "nobody answered before it expired";
 
 function toEvent(row: EventRow): RunEventRecord {
   return { id: row.id, type: row.type, at: row.at.toISOString(), data: row.data };
@@ -701,6 +758,129 @@ export class PostgresRunRepository implements RunRepository {
     return this.#listener !== undefined;
   }
 
+  async requestConfirmation(confirmation: NewConfirmation, ttlMs: number): Promise<ConfirmationRecord> {
+    checkRunId(confirmation.runId);
+    const c = confirmation;
+    const { rows } = await this.#pool.query<ConfirmationRow>(
+      `WITH inserted AS (
+         INSERT INTO confirmations (run_id, call_id, agent, identity, server_name, tool_name, title, annotations,
+                                    fingerprint, binding, arguments_preview, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11,
+                 now() + make_interval(secs => $12::double precision))
+         ON CONFLICT (run_id, call_id) DO NOTHING
+         RETURNING ${CONFIRMATION_COLUMNS}
+       )
+       SELECT ${CONFIRMATION_COLUMNS} FROM inserted
+       UNION ALL
+       SELECT ${CONFIRMATION_COLUMNS} FROM confirmations WHERE run_id = $1 AND call_id = $2
+       LIMIT 1`,
+      [
+        c.runId,
+        toText(c.callId),
+        toText(c.agent),
+        toText(c.identity),
+        toText(c.serverName),
+        toText(c.toolName),
+        c.title === null ? null : toText(c.title),
+        toJsonb(c.annotations),
+        toText(c.fingerprint),
+        toText(c.binding),
+        toText(c.argumentsPreview),
+        ttlMs / 1000,
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`the confirmation of call ${c.callId} of run ${c.runId} was not stored`);
+    return toConfirmation(row);
+  }
+
+  async confirmations(runId: string): Promise<ConfirmationRecord[]> {
+    if (typeof runId !== "string" || runId.length === 0 || runId.length > MAX_RUN_ID) return [];
+    const { rows } = await this.#pool.query<ConfirmationRow>(
+      `SELECT ${CONFIRMATION_COLUMNS} FROM confirmations WHERE run_id = $1 ORDER BY requested_at, call_id`,
+      [runId],
+    );
+    return rows.map(toConfirmation);
+  }
+
+  async pendingConfirmations(options: { limit?: number } = {}): Promise<ConfirmationRecord[]> {
+    const { rows } = await this.#pool.query<ConfirmationRow>(
+      `SELECT ${CONFIRMATION_COLUMNS} FROM confirmations WHERE status = 'pending'
+        ORDER BY requested_at, run_id, call_id LIMIT $1`,
+      [options.limit ?? 1000],
+    );
+    return rows.map(toConfirmation);
+  }
+
+  async answerConfirmation(
+    runId: string,
+    callId: string,
+    answer: ConfirmationAnswer,
+  ): Promise<ConfirmationAnswerOutcome> {
+    if (typeof runId !== "string" || runId.length === 0 || runId.length > MAX_RUN_ID)
+      return { outcome: "not_found" };
+    return this.transaction(async (client) => {
+      // The run's row lock orders the answers of one run's confirmations, so the last one sees the others
+      // committed and releases the run (exactly once).
+      await client.query("SELECT 1 FROM runs WHERE id = $1 FOR UPDATE", [runId]);
+      await client.query(
+        `UPDATE confirmations SET status = 'expired', answered_at = now(), answered_by = 'expiry', reason = $3
+          WHERE run_id = $1 AND call_id = $2 AND status = 'pending' AND expires_at <= now()`,
+        [runId, toText(callId), EXPIRED_REASON],
+      );
+      const updated = await client.query<ConfirmationRow>(
+        `UPDATE confirmations SET status = $3, scope = $4, reason = $5, answered_at = now(), answered_by = $6
+          WHERE run_id = $1 AND call_id = $2 AND status = 'pending'
+          RETURNING ${CONFIRMATION_COLUMNS}`,
+        [
+          runId,
+          toText(callId),
+          statusOf(answer.decision),
+          answer.scope,
+          answer.reason === undefined ? null : toText(answer.reason),
+          toText(answer.answeredBy),
+        ],
+      );
+      const answered = updated.rows[0];
+      if (answered) {
+        return {
+          outcome: "answered",
+          record: toConfirmation(answered),
+          released: await release(client, runId),
+        };
+      }
+      const { rows } = await client.query<ConfirmationRow>(
+        `SELECT ${CONFIRMATION_COLUMNS} FROM confirmations WHERE run_id = $1 AND call_id = $2`,
+        [runId, toText(callId)],
+      );
+      const row = rows[0];
+      return row ? { outcome: "closed", record: toConfirmation(row) } : { outcome: "not_found" };
+    });
+  }
+
+  async releaseRun(runId: string): Promise<boolean> {
+    if (typeof runId !== "string" || runId.length === 0 || runId.length > MAX_RUN_ID) return false;
+    return this.transaction(async (client) => {
+      await client.query("SELECT 1 FROM runs WHERE id = $1 FOR UPDATE", [runId]);
+      return release(client, runId);
+    });
+  }
+
+  async expireConfirmations(): Promise<ExpiredConfirmations> {
+    const { rows } = await this.#pool.query<ConfirmationRow>(
+      `UPDATE confirmations SET status = 'expired', answered_at = now(), answered_by = 'expiry', reason = $1
+        WHERE status = 'pending' AND expires_at <= now()
+        RETURNING ${CONFIRMATION_COLUMNS}`,
+      [EXPIRED_REASON],
+    );
+    const expired = rows.map(toConfirmation);
+    const released: string[] = [];
+    for (const runId of new Set(expired.map((record) => record.runId))) {
+      if (await this.releaseRun(runId)) released.push(runId);
+    }
+    return { expired, released };
+  }
+
   async appendAudit(entry: Record<string, unknown>): Promise<void> {
     await this.#pool.query("INSERT INTO audit (entry) VALUES ($1::jsonb)", [toJsonb(entry)]);
   }
@@ -731,6 +911,20 @@ export class PostgresRunRepository implements RunRepository {
     }
     await this.#pool.end().catch(() => {});
   }
+}
+
+/**
+ * Inside a transaction holding the run's row lock: a run `awaiting_confirmation` without pending
+ * confirmations goes back to `paused`. True when it did.
+ */
+async function release(client: pg.PoolClient, runId: string): Promise<boolean> {
+  const { rowCount } = await client.query(
+    `UPDATE runs SET status = 'paused', updated_at = now()
+      WHERE id = $1 AND status = 'awaiting_confirmation'
+        AND NOT EXISTS (SELECT 1 FROM confirmations WHERE run_id = $1 AND status = 'pending')`,
+    [runId],
+  );
+  return rowCount === 1;
 }
 
 /** `cause` as an Error whose message carries no password (the original may quote the URL). */
