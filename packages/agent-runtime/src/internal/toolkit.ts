@@ -376,7 +376,7 @@ export class ToolkitImpl<C> implements MCPToolkit<C> {
         });
         continue;
       }
-      for (const pattern of grant.allow) {
+      for (const pattern of [...grant.allow, ...(grant.confirm ?? [])]) {
         const serverName = pattern.slice(0, pattern.indexOf("."));
         // A server that is down, not listed yet or not started on purpose: nothing to check against.
         const tools = registered.filter((tool) => tool.serverName === serverName);

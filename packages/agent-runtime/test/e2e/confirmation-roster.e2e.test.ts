@@ -42,6 +42,8 @@ describe("confirm grants from a roster file", () => {
         "    deny: [alpha.add]",
         "    confirm: [local.word_count, alpha.add]",
         "    confirm_destructive: true",
+        "  typo:",
+        "    confirm: [local.word_cont]",
         "",
       ].join("\n"),
     );
@@ -77,5 +79,9 @@ describe("confirm grants from a roster file", () => {
       code: "TOOL_DENIED",
     });
     expect(requests).toHaveLength(2);
+    // A confirm pattern that matches no tool is reported like an allow pattern.
+    expect(toolkit.checkGrants("typo")).toMatchObject([
+      { code: "GRANT_MATCHES_NO_TOOL", pattern: "local.word_cont", suggestion: "local.word_count" },
+    ]);
   });
 });
