@@ -69,22 +69,18 @@ const config = {
 };
 
 /**
- * What a form prefilled with the schema's defaults returns when the user accepts it unchanged (the
- * elicitation scenarios check that defaults reach the server); URL requests are declined.
+ * A user who accepts every form without typing anything (the client fills the schema's defaults,
+ * SEP-1034: nothing is filled here); URL requests are declined.
  */
-async function acceptDefaults(request) {
+async function acceptAsIs(request) {
   if (request.mode !== "form") return { action: "decline" };
-  const content = {};
-  for (const [name, field] of Object.entries(request.requestedSchema?.properties ?? {})) {
-    if (field && Object.hasOwn(field, "default")) content[name] = field.default;
-  }
-  return { action: "accept", content };
+  return { action: "accept", content: {} };
 }
 
 const manager = new MCPClientManager([config], {
   env,
   logDir: false,
-  elicitation: acceptDefaults,
+  elicitation: acceptAsIs,
   loginTimeoutMs: 20_000,
   authorize: async (authorizationUrl) => {
     const response = await fetch(authorizationUrl, { redirect: "follow" });

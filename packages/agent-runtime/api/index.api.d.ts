@@ -1023,6 +1023,7 @@ declare function toolErrorText(error: MCPError, options?: ToolErrorTextOptions):
 // ToolErrorTextOptions
 interface ToolErrorTextOptions {
     nameMap?: MCPToolNameMap;
+    maxChars?: number;
 }
 
 // toolSearchText

@@ -8,7 +8,7 @@ const ESC = "\u001b";
 
 describe("cleanModelText", () => {
   it("returns text without control characters unchanged (same string)", () => {
-    const text = "plain text\twith tabs\nand lines, ümlauts, 😀, and \u202e bidi marks";
+    const text = "plain text\twith tabs\nand lines, ümlauts, 😀 and 中文";
     expect(cleanModelText(text)).toBe(text);
   });
 
@@ -24,7 +24,10 @@ describe("cleanModelText", () => {
     ["C1 OSC ended by C1 ST", "a\u009d0;t\u009cb", "ab"],
     ["charset and keypad escapes", `${ESC}(B${ESC}=${ESC}>${ESC}7${ESC}8${ESC}c text`, " text"],
     ["an unterminated OSC loses only its introducer", `${ESC}]0;still visible`, "0;still visible"],
-    ["carriage returns that overwrite a line", "safe\rEVIL", "safeEVIL"],
+    ["carriage returns that overwrite a line", "safe\rEVIL", "safe\nEVIL"],
+    ["bidi overrides and isolates", "invoice\u202egnp.exe\u202c \u2066x\u2069\u200f", "invoicegnp.exe x"],
+    ["line and paragraph separators", "a\u2028b\u2029c", "a\nb\nc"],
+    ["a lone surrogate half", "a\ud83d b \ude00c 😀", "a\ufffd b \ufffdc 😀"],
     ["CRLF becomes LF", "one\r\ntwo", "one\ntwo"],
     ["NUL, BEL, backspace, DEL, form feed", "a\u0000b\u0007c\bd\u007fe\ff", "abcdef"],
     ["a lone ESC at the end", `x${ESC}`, "x"],
@@ -72,8 +75,13 @@ describe("cleanModelText", () => {
   it("keeps every printable character of text that holds no escape", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 80 }), (text) => {
-        fc.pre(!text.includes(ESC) && !/[\u0090-\u009f]/.test(text));
-        expect(cleanModelText(text)).toBe(text.replace(/\r\n/g, "\n").replace(LEFTOVER_G, ""));
+        fc.pre(!text.includes(ESC) && !/[\u0090-\u009f\u2028\u2029]/.test(text));
+        expect(cleanModelText(text)).toBe(
+          text
+            .replace(/\r\n?/g, "\n")
+            .replace(LEFTOVER_G, "")
+            .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ""),
+        );
       }),
     );
   });

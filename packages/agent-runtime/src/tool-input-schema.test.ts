@@ -87,6 +87,30 @@ describe("normalizeToolInputSchema", () => {
     }
   });
 
+  it("cleans the descriptions and titles a model reads, at every depth (escapes, bidi, lone surrogates)", () => {
+    const hostile = "a\u001b]52;c;eA==\u0007b\u202ec\u2028d\ud83d";
+    const schema = normalizeToolInputSchema({
+      type: "object",
+      description: hostile,
+      properties: {
+        x: { type: "string", description: hostile, title: hostile },
+        y: { $ref: "#/$defs/y", description: hostile },
+        z: {
+          type: "array",
+          items: { type: "object", properties: { w: { type: "string", title: hostile } } },
+        },
+      },
+      $defs: { y: { type: "number" } },
+    });
+    const clean = "abc\nd\ufffd";
+    expect(schema.description).toBe(clean);
+    expect(schema.properties).toEqual({
+      x: { type: "string", description: clean, title: clean },
+      y: { type: "number", description: clean },
+      z: { type: "array", items: { type: "object", properties: { w: { type: "string", title: clean } } } },
+    });
+  });
+
   it("hostile property names stay plain data (no prototype pollution)", () => {
     const input = JSON.parse(
       '{"type":"object","properties":{"__proto__":{"type":"string","polluted":true},"constructor":{"type":"number"}},"required":["__proto__"]}',

@@ -1,5 +1,6 @@
 // Tool input schemas come from MCP servers: untrusted. This file turns any of them into a bounded,
 // acyclic object schema a model provider accepts, and checks arguments against it conservatively.
+import { cleanModelText } from "./clean-model-text.js";
 
 /** A JSON Schema as given to models: plain JSON, `type: "object"` at the top, no `$ref`, bounded. */
 export type ModelToolInputSchema = Record<string, unknown> & { type: "object" };
@@ -49,6 +50,11 @@ function boundedText(value: unknown): string | undefined {
   return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT - 1)}…` : value;
 }
 
+/** A text a model reads (a description, a title): cleaned (`cleanModelText`), then bounded. */
+function modelText(value: unknown): string | undefined {
+  return typeof value === "string" ? boundedText(cleanModelText(value)) : undefined;
+}
+
 /** A JSON value of bounded size, or undefined (for enum/const/default, which a schema may make huge). */
 function smallJson(value: unknown): unknown {
   try {
@@ -84,7 +90,7 @@ class Normalizer {
       // A cycle, or an unresolvable or external reference: any value (the server still decides).
       const target = refs.includes(ref) ? undefined : this.#resolve(ref);
       const out = target === undefined ? {} : this.walk(target, depth + 1, [...refs, ref]);
-      const description = boundedText(own(node, "description"));
+      const description = modelText(own(node, "description"));
       if (description !== undefined && out.description === undefined) put(out, "description", description);
       return out;
     }
@@ -95,10 +101,10 @@ class Normalizer {
       const types = [...new Set(type.filter((t): t is string => typeof t === "string" && TYPES.has(t)))];
       if (types.length > 0) put(out, "type", types);
     }
-    const description = boundedText(own(node, "description"));
+    const description = modelText(own(node, "description"));
     if (description !== undefined) put(out, "description", description);
     for (const key of STRING_KEYWORDS) {
-      const value = boundedText(own(node, key));
+      const value = key === "title" ? modelText(own(node, key)) : boundedText(own(node, key));
       if (value !== undefined) put(out, key, value);
     }
     for (const key of NUMBER_KEYWORDS) {

@@ -11,8 +11,8 @@ import {
 } from "@agentforge/bench";
 import { discoverAll, discoverTools, MCPClientManager, MCPStdioTransport } from "@agentforge/mcp-client";
 import { STDIO_TEST_SERVER, stdioTestServer } from "@agentforge/test-servers";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const MB = 1024 * 1024;
 const args = { a: 1, b: 2 };
@@ -245,7 +245,7 @@ printFigure("refusal message", `${refusedMessage.slice(0, 120)}…`);
 
 const sdkDefault = await sdkClient();
 const sdkDropped = await timed(() =>
-  sdkDefault.callTool({ name: "big", arguments: { bytes: BIG } }, undefined, { timeout: 120_000 }),
+  sdkDefault.callTool({ name: "big", arguments: { bytes: BIG } }, { timeout: 120_000 }),
 );
 printFigure(
   "raw SDK Client (10 MiB buffer), 50 MB reply",
@@ -254,7 +254,7 @@ printFigure(
 await sdkDefault.close().catch(() => {});
 const sdkLarge = await sdkClient(64 * MB);
 const sdkSlow = await timed(() =>
-  sdkLarge.callTool({ name: "big", arguments: { bytes: BIG } }, undefined, { timeout: 300_000 }),
+  sdkLarge.callTool({ name: "big", arguments: { bytes: BIG } }, { timeout: 300_000 }),
 );
 printFigure(
   "raw SDK Client (64 MiB buffer), 50 MB reply",

@@ -1,5 +1,5 @@
 import type { MCPServerConfig } from "@agentforge/mcp-config";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Transport } from "@modelcontextprotocol/client";
 import { buildTransport } from "./internal/build-transport.js";
 import type { CreateTransportOptions } from "./types.js";
 

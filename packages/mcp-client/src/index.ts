@@ -11,6 +11,7 @@ export {
 
 // Options of a call, the manager's events, health and status
 export type {
+  CallToolResult,
   MCPCallToolOptions,
   MCPClientManagerEventName,
   MCPClientManagerEvents,
@@ -99,7 +100,7 @@ export {
 } from "./mcp-stdio-transport.js";
 
 // SDK types that appear in this API, re-exported for convenience
-export type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+export type { Progress } from "@modelcontextprotocol/client";
 
 // Errors
 export {

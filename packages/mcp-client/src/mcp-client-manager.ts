@@ -4,8 +4,7 @@ import {
   type MCPConfigIssue,
   type MCPServerConfig,
 } from "@agentforge/mcp-config";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { EventEmitter } from "eventemitter3";
 import {
   type DiscoveredTool,
@@ -42,6 +41,7 @@ import type {
   MCPResourceTemplatePage,
 } from "./resources.js";
 import type {
+  CallToolResult,
   CreateTransportOptions,
   MCPCallToolOptions,
   MCPClientManagerEventName,

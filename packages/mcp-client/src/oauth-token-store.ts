@@ -4,8 +4,11 @@
  * events and output. The library default is memory only, so a login lasts as long as the process.
  */
 import { spawn } from "node:child_process";
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from "@modelcontextprotocol/client";
 import { MCPConnectionError } from "./errors.js";
 import { browserCommand, loginUrlProblem } from "./internal/browser-opener.js";
 

@@ -3,7 +3,16 @@
  * their own so that the modules using them never import back from the modules that import them.
  */
 import type { EnvSource } from "@agentforge/mcp-config";
-import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { Progress, CallToolResult as SdkCallToolResult } from "@modelcontextprotocol/client";
+
+/**
+ * A tool's result as the manager returns it: the SDK's `CallToolResult`, with `structuredContent`
+ * always a JSON object when present (a reply with any other value loses it; see `toCallToolResult`).
+ */
+export type CallToolResult = SdkCallToolResult & {
+  structuredContent?: Record<string, unknown>;
+};
+
 import type { DiscoveredTool } from "./discover-tools.js";
 import type { MCPConnectionError, MCPConnectionKind } from "./errors.js";
 import type { MCPAuthorizeFunction, MCPOAuthTokenStore } from "./oauth-token-store.js";
@@ -67,6 +76,11 @@ export interface MCPServerHealth {
   error?: string;
   /** The error's code (e.g. `COMMAND_NOT_FOUND`, `HTTP_UNAUTHORIZED`, `REQUEST_TIMEOUT`). */
   errorCode?: string;
+  /**
+   * The MCP revision negotiated with the server (e.g. `2026-07-28`, or `2025-11-25` and older for the
+   * initialize handshake), when connected. Set by `protocol_version` (`auto` negotiates).
+   */
+  protocolVersion?: string;
   /** ISO 8601 time of the check. */
   checkedAt: string;
 }
@@ -83,6 +97,11 @@ export interface MCPConnectionStatus {
   transport?: MCPConnectionKind;
   /** stdio: the child's process id, when connected. */
   pid?: number;
+  /**
+   * The MCP revision negotiated with the server (e.g. `2026-07-28`, or `2025-11-25` and older for the
+   * initialize handshake), when connected. Set by `protocol_version` (`auto` negotiates).
+   */
+  protocolVersion?: string;
   /** ISO 8601 time the current connection was made. */
   connectedAt?: string;
   /** Consecutive failed connection attempts. */
@@ -110,6 +129,8 @@ export interface MCPConnectedEvent {
   pid?: number;
   /** Connection attempts made for this server so far, this one included. */
   attempt: number;
+  /** The MCP revision negotiated with the server (see `MCPConnectionStatus.protocolVersion`). */
+  protocolVersion?: string;
   /** Time the attempt took. */
   durationMs: number;
 }

@@ -182,6 +182,9 @@ interface MCPPatternLists {
 // MCPPermissionsConfig
 type MCPPermissionsConfig = Record<string, MCPAgentPermissions>;
 
+// MCPProtocolVersionSetting
+type MCPProtocolVersionSetting = (typeof PROTOCOL_VERSION_SETTINGS)[number];
+
 // MCPServerConfig
 type MCPServerConfig = MCPStdioServerConfig | MCPHttpServerConfig;
 

@@ -106,6 +106,11 @@ declare const configFileSchema: z.ZodObject<{
             max_total_timeout: z.ZodOptional<z.ZodNumber>;
             max_concurrent_calls: z.ZodOptional<z.ZodInt>;
             max_message_bytes: z.ZodOptional<z.ZodInt>;
+            protocol_version: z.ZodOptional<z.ZodEnum<{
+                auto: "auto";
+                "2025-11-25": "2025-11-25";
+                "2026-07-28": "2026-07-28";
+            }>>;
         }, z.core.$strict>,
         z.ZodObject<{
             transport: z.ZodLiteral<"http">;
@@ -175,6 +180,11 @@ declare const configFileSchema: z.ZodObject<{
             max_total_timeout: z.ZodOptional<z.ZodNumber>;
             max_concurrent_calls: z.ZodOptional<z.ZodInt>;
             max_message_bytes: z.ZodOptional<z.ZodInt>;
+            protocol_version: z.ZodOptional<z.ZodEnum<{
+                auto: "auto";
+                "2025-11-25": "2025-11-25";
+                "2026-07-28": "2026-07-28";
+            }>>;
         }, z.core.$strict>
     ], "transport">>;
     permissions: z.ZodOptional<z.ZodRecord<z.ZodString, z.ZodUnion<readonly [
@@ -378,6 +388,9 @@ interface MCPPatternLists {
 // MCPPermissionsConfig
 type MCPPermissionsConfig = Record<string, MCPAgentPermissions>;
 
+// MCPProtocolVersionSetting
+type MCPProtocolVersionSetting = (typeof PROTOCOL_VERSION_SETTINGS)[number];
+
 // MCPServerConfig
 type MCPServerConfig = MCPStdioServerConfig | MCPHttpServerConfig;
 
@@ -486,6 +499,13 @@ declare const permissionsSchema: z.ZodRecord<z.ZodString, z.ZodUnion<readonly [
 // promptPatternProblem
 declare function promptPatternProblem(pattern: string): string | undefined;
 
+// PROTOCOL_VERSION_SETTINGS
+declare const PROTOCOL_VERSION_SETTINGS: readonly [
+    "auto",
+    "2025-11-25",
+    "2026-07-28"
+];
+
 // REDACTED_MARKER
 declare const REDACTED_MARKER = "[REDACTED]";
 
@@ -572,6 +592,11 @@ declare const serverEntrySchema: z.ZodDiscriminatedUnion<[
         max_total_timeout: z.ZodOptional<z.ZodNumber>;
         max_concurrent_calls: z.ZodOptional<z.ZodInt>;
         max_message_bytes: z.ZodOptional<z.ZodInt>;
+        protocol_version: z.ZodOptional<z.ZodEnum<{
+            auto: "auto";
+            "2025-11-25": "2025-11-25";
+            "2026-07-28": "2026-07-28";
+        }>>;
     }, z.core.$strict>,
     z.ZodObject<{
         transport: z.ZodLiteral<"http">;
@@ -641,6 +666,11 @@ declare const serverEntrySchema: z.ZodDiscriminatedUnion<[
         max_total_timeout: z.ZodOptional<z.ZodNumber>;
         max_concurrent_calls: z.ZodOptional<z.ZodInt>;
         max_message_bytes: z.ZodOptional<z.ZodInt>;
+        protocol_version: z.ZodOptional<z.ZodEnum<{
+            auto: "auto";
+            "2025-11-25": "2025-11-25";
+            "2026-07-28": "2026-07-28";
+        }>>;
     }, z.core.$strict>
 ], "transport">;
 

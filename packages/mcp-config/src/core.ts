@@ -18,6 +18,7 @@ export type {
   MCPPatternLists,
   MCPToolSearchConfig,
   MCPToolSearchMode,
+  MCPProtocolVersionSetting,
 } from "./schema.js";
 
 // Resolution at connect time: placeholders, environment, auth headers

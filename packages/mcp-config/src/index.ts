@@ -23,6 +23,7 @@ export {
   type ConfigFile,
   type ServerEntry,
   OAUTH_SIGNING_ALGORITHMS,
+  PROTOCOL_VERSION_SETTINGS,
 } from "./schema.js";
 export { mcpConfigJsonSchema, MCP_CONFIG_SCHEMA_ID } from "./json-schema.js";
 

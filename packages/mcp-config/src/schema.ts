@@ -41,6 +41,11 @@ const placeholderString = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
+/** The values of a server's `protocol_version` (absent means `auto`). */
+export const PROTOCOL_VERSION_SETTINGS = ["auto", "2025-11-25", "2026-07-28"] as const;
+/** A server's `protocol_version` setting. */
+export type MCPProtocolVersionSetting = (typeof PROTOCOL_VERSION_SETTINGS)[number];
+
 const seconds = z.number().positive({ error: "expected a number of seconds greater than 0" });
 
 const commonServerFields = {
@@ -54,6 +59,13 @@ const commonServerFields = {
   max_total_timeout: seconds.optional(),
   max_concurrent_calls: z.int().min(1, { error: "expected an integer of at least 1" }).optional(),
   max_message_bytes: z.int().min(1024, { error: "expected a number of bytes of at least 1024" }).optional(),
+  /**
+   * Which MCP revision to speak: `auto` (the default when absent) negotiates (2026-07-28 first, falling
+   * back to 2025-11-25); a revision pins it.
+   */
+  protocol_version: z
+    .enum(PROTOCOL_VERSION_SETTINGS, { error: 'expected "auto", "2025-11-25" or "2026-07-28"' })
+    .optional(),
 };
 
 const noAuth = z.strictObject({ type: z.literal("none") });

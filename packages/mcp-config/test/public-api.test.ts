@@ -16,6 +16,7 @@ describe("public API", () => {
         "MCP_CONFIG_SCHEMA_ID",
         "MIN_SECRET_LENGTH",
         "OAUTH_SIGNING_ALGORITHMS",
+        "PROTOCOL_VERSION_SETTINGS",
         "REDACTED_MARKER",
         "SERVER_NAME_PATTERN",
         "SecretRedactor",

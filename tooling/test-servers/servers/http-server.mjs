@@ -8,6 +8,7 @@ import { createServer as createHttpServer } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { HOSTILE_TEXT, hostileFill } from "./lib/hostile-text.mjs";
 import { createOAuthServer } from "./lib/oauth-server.mjs";
 import { createState, createTestServer, parseArgs } from "./lib/test-server.mjs";
 
@@ -170,6 +171,12 @@ async function handle(req, res) {
     json(res, 200, state);
     return;
   }
+  if (options.hostileErrorBody && url.pathname === "/mcp") {
+    // --hostile-error-body: every MCP request is answered 500 with a body that attacks its reader.
+    res.writeHead(500, { "content-type": "text/plain" });
+    res.end(`${HOSTILE_TEXT}\n${hostileFill(20_000)}`);
+    return;
+  }
   if (url.pathname !== "/mcp" && url.pathname !== "/messages") {
     json(res, 404, { error: `nothing at ${url.pathname}` });
     return;
@@ -186,6 +193,15 @@ async function handle(req, res) {
   } else if (!authorized(req)) {
     deny(req, res);
     return;
+  }
+  if (options.hostileText && !options.legacySse && req.method === "POST" && parsedBody === undefined) {
+    // --hostile-text: `escape_http_error` is answered with HTTP 500 and a hostile body.
+    parsedBody = JSON.parse((await readBody(req)) || "null");
+    if (parsedBody?.method === "tools/call" && parsedBody.params?.name === "escape_http_error") {
+      res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`${HOSTILE_TEXT}\n${hostileFill(20_000)}`);
+      return;
+    }
   }
   if (options.legacySse) await legacySse(req, res, url);
   else await streamable(req, res, parsedBody);

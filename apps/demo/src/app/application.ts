@@ -129,6 +129,7 @@ export class Application {
   readonly #toolkit: MCPToolkit<MCPConfig>;
   readonly #audit: AuditWriter;
   readonly #stop: () => void;
+  readonly #declined: Set<(declined: ElicitationDeclined) => void>;
 
   private constructor(
     toolkit: MCPToolkit<MCPConfig>,
@@ -137,10 +138,23 @@ export class Application {
     readonly logDir: string,
     audit: AuditWriter,
     stop: () => void,
+    declined: Set<(declined: ElicitationDeclined) => void>,
   ) {
     this.#toolkit = toolkit;
     this.#audit = audit;
     this.#stop = stop;
+    this.#declined = declined;
+  }
+
+  /**
+   * Be told of each elicitation request declined because nobody can answer it (`serve`: a run subscribes
+   * for its lifetime to record `elicitation_declined` run events). Returns the function that unsubscribes.
+   */
+  onElicitationDeclined(listener: (declined: ElicitationDeclined) => void): () => void {
+    this.#declined.add(listener);
+    return () => {
+      this.#declined.delete(listener);
+    };
   }
 
   get manager(): MCPClientManager {
@@ -226,6 +240,8 @@ export class Application {
     if (options.logDir === undefined) pruneLogFolders(logsRoot);
     // The audit writer exists before the toolkit: the elicitation handler records its declines there.
     const audit = auditWriter(join(stateDir, "audit.jsonl"), options.audit, options.warn ?? warnOnStderr);
+    const declined = new Set<(declined: ElicitationDeclined) => void>();
+    if (options.onElicitationDeclined) declined.add(options.onElicitationDeclined);
     // Pins survive a restart: a run resumed in a new process still detects a definition that changed.
     const registry = new MCPToolRegistry();
     const approvalsFile = join(stateDir, APPROVALS_FILE);
@@ -243,7 +259,7 @@ export class Application {
       discover: options.discover === false ? "lazy" : "eager",
       ...(options.confirm ? { confirm: options.confirm } : {}),
       manager: {
-        elicitation: elicitationHandler(options, audit),
+        elicitation: elicitationHandler(options, audit, declined, options.warn ?? warnOnStderr),
         // OAuth logins made with `agentforge mcp login` live in the state folder. The app itself never
         // waits for a browser: a server that needs a login is reported as such (AUTH_REQUIRED).
         tokenStore: appTokenStore(stateDir),
@@ -270,7 +286,7 @@ export class Application {
       stopAuditRejected();
       stopPins();
     };
-    return new Application(toolkit, stateDir, logDir, audit, stop);
+    return new Application(toolkit, stateDir, logDir, audit, stop, declined);
   }
 
   /** The servers an agent's grants name (the only ones it could ever call). */
@@ -296,7 +312,12 @@ export class Application {
  * The manager's elicitation handler: the interactive one when given (its answer is audited by action
  * only), else decline at once. Never any value the user typed or the server sent in the audit trail.
  */
-function elicitationHandler(options: ApplicationOptions, audit: AuditWriter): MCPElicitationHandler {
+function elicitationHandler(
+  options: ApplicationOptions,
+  audit: AuditWriter,
+  listeners: ReadonlySet<(declined: ElicitationDeclined) => void>,
+  warn: WarningSink,
+): MCPElicitationHandler {
   const ask = options.elicitation;
   return async (request, context) => {
     const at = new Date().toISOString();
@@ -314,10 +335,17 @@ function elicitationHandler(options: ApplicationOptions, audit: AuditWriter): MC
         mode: declined.mode,
         reason: declined.reason,
       });
-      try {
-        options.onElicitationDeclined?.(declined);
-      } catch {
-        // A listener that throws must not change the answer.
+      for (const listener of [...listeners]) {
+        try {
+          listener(declined);
+        } catch (cause) {
+          // A listener that throws must not change the answer; it is reported, never swallowed.
+          warn({
+            code: "LISTENER_FAILED",
+            message: `an elicitation_declined listener failed (server ${declined.serverName})`,
+            cause,
+          });
+        }
       }
       return { action: "decline" };
     }

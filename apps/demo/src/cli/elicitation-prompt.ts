@@ -1,7 +1,10 @@
 // Asking the person at the terminal what an MCP server requests while a tool runs (elicitation): form mode
-// field by field, each answer checked against the requested schema; URL mode shows the URL and asks to
-// confirm. Only what the user types is sent: nothing is prefilled (not even a schema's `default`).
+// field by field, each answer checked against the requested schema, a field's `default` (SEP-1034) shown
+// and kept on Enter; URL mode shows the URL and its host in ASCII (punycode) and asks to confirm. Every
+// text from the server is cleaned and put on one line: a message cannot forge a second prompt block.
+
 import { createInterface } from "node:readline/promises";
+import { domainToUnicode } from "node:url";
 import type {
   MCPElicitationFieldSchema,
   MCPElicitationHandler,
@@ -9,12 +12,48 @@ import type {
   MCPElicitationResult,
   MCPElicitationValue,
 } from "@agentforge/mcp-client";
-import { terminalSafe } from "../shared/terminal-safe.js";
+import { cleanText } from "@agentforge/mcp-config/core";
 
 /** Where the questions go and the answers come from (a terminal; streams in tests). */
 export interface ElicitationPromptStreams {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
+}
+
+/**
+ * A server's text for one line of the prompt: escapes, controls and bidi controls removed (the one
+ * cleaner), every line break and run of white space made one space, bounded.
+ */
+export function oneLine(text: unknown, max = 500): string {
+  const clean = cleanText(String(text), { lineBreaks: false }).replace(/\s+/g, " ").trim();
+  return cleanText(clean, { maxChars: max });
+}
+
+/**
+ * The lines that show a URL-mode request's URL: the URL as the browser would open it (all ASCII: the
+ * host in punycode, anything else percent-encoded) and, beside it, its host alone — said to be written
+ * with non-ASCII letters when it is (a homoglyph of a known site), or the text cleaned and said not to be
+ * a URL when it does not parse. Exported for tests.
+ */
+export function urlLines(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [`  URL: ${oneLine(url, 2000)}`, "  (this is not a valid URL: do not open it)"];
+  }
+  const host = parsed.hostname;
+  const lines = [`  URL: ${oneLine(parsed.href, 2000)}`];
+  const unicode = domainToUnicode(host);
+  const notAscii = unicode !== host && unicode !== "";
+  const scheme =
+    parsed.protocol === "https:" || parsed.protocol === "http:"
+      ? ""
+      : ` (a ${oneLine(parsed.protocol, 20)} URL, not a web page)`;
+  lines.push(
+    `  Host: ${host === "" ? "(none)" : oneLine(host, 300)}${notAscii ? " (written with non-ASCII letters: check it is the site you expect)" : ""}${scheme}`,
+  );
+  return lines;
 }
 
 /** Tries per field before the whole request is cancelled. */
@@ -99,7 +138,7 @@ export function parseFieldAnswer(
       const values: string[] = [];
       for (const part of parts) {
         const value = pick(choices, part);
-        if (value === undefined) return { problem: `"${terminalSafe(part, 80)}" is not one of the choices` };
+        if (value === undefined) return { problem: `"${oneLine(part, 80)}" is not one of the choices` };
         if (!values.includes(value)) values.push(value);
       }
       const min = num(field.minItems);
@@ -125,6 +164,47 @@ export function parseFieldAnswer(
   }
 }
 
+/** What a field's answer text is for a value (the inverse of `parseFieldAnswer`). */
+function answerText(field: MCPElicitationFieldSchema, value: unknown): string | undefined {
+  if (field.type === "boolean") return typeof value === "boolean" ? (value ? "y" : "n") : undefined;
+  if (field.type === "number" || field.type === "integer") {
+    return typeof value === "number" && Number.isFinite(value) ? String(value) : undefined;
+  }
+  if (field.type === "array") {
+    return Array.isArray(value) && value.every((v) => typeof v === "string") ? value.join(",") : undefined;
+  }
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * A field's `default` (SEP-1034) when it is a valid answer to the field: the value Enter keeps, and how it
+ * is shown. A default that breaks the field's own schema is ignored. Exported for tests.
+ */
+export function fieldDefault(
+  field: MCPElicitationFieldSchema,
+): { value: MCPElicitationValue; shown: string } | undefined {
+  if (!Object.hasOwn(field, "default")) return undefined;
+  const text = answerText(field, field.default);
+  if (text === undefined || (text === "" && field.type !== "string")) return undefined;
+  const parsed = parseFieldAnswer(field, text);
+  if ("problem" in parsed) return undefined;
+  const value = parsed.value;
+  const choices =
+    field.type === "array" ? choicesOf(field.items as Record<string, unknown>) : choicesOf(field);
+  const label = (v: string) => choices?.find((c) => c.value === v)?.label ?? v;
+  const shown =
+    typeof value === "boolean"
+      ? value
+        ? "yes"
+        : "no"
+      : Array.isArray(value)
+        ? value.map(label).join(", ")
+        : typeof value === "string"
+          ? label(value)
+          : String(value);
+  return { value, shown: oneLine(shown, 200) };
+}
+
 function fieldHint(field: MCPElicitationFieldSchema, required: boolean): string {
   const parts: string[] = [];
   const choices =
@@ -132,15 +212,15 @@ function fieldHint(field: MCPElicitationFieldSchema, required: boolean): string 
   if (choices?.length) {
     parts.push(
       `${field.type === "array" ? "choose any, comma-separated" : "choose one"}: ${choices
-        .map((c, i) => `${i + 1}) ${terminalSafe(c.label, 80)}`)
+        .map((c, i) => `${i + 1}) ${oneLine(c.label, 80)}`)
         .join("  ")}`,
     );
   } else if (field.type === "boolean") parts.push("y/n");
   else
-    parts.push(
-      typeof field.format === "string" ? `${field.type}, ${terminalSafe(field.format, 40)}` : field.type,
-    );
-  parts.push(required ? "required" : "optional: Enter to leave out");
+    parts.push(typeof field.format === "string" ? `${field.type}, ${oneLine(field.format, 40)}` : field.type);
+  const preset = fieldDefault(field);
+  if (preset) parts.push(`default ${JSON.stringify(preset.shown)}: Enter keeps it`);
+  else parts.push(required ? "required" : "optional: Enter to leave out");
   return parts.join("; ");
 }
 
@@ -181,11 +261,11 @@ async function ask(
     }
   };
   try {
-    const server = terminalSafe(request.serverName, 100);
+    const server = oneLine(request.serverName, 100);
     say("");
-    say(`MCP server "${server}" asks: ${terminalSafe(request.message)}`);
+    say(`MCP server "${server}" asks: ${oneLine(request.message, 2000)}`);
     if (request.mode === "url") {
-      say(`  URL: ${terminalSafe(request.url)}`);
+      for (const line of urlLines(request.url)) say(line);
       say("  Nothing is opened here: accepting tells the server you will open it yourself.");
       const answer = await question("Open this URL yourself? [y/N] ");
       if (answer === null) return { action: "cancel" };
@@ -194,7 +274,7 @@ async function ask(
     const { properties, required = [] } = request.requestedSchema;
     const names = Object.keys(properties);
     say(
-      `  It asks for ${names.length} value${names.length === 1 ? "" : "s"}: ${names.map((n) => terminalSafe(n, 60)).join(", ")}`,
+      `  It asks for ${names.length} value${names.length === 1 ? "" : "s"}: ${names.map((n) => oneLine(n, 60)).join(", ")}`,
     );
     const go = await question("Answer? [y/N] ");
     if (go === null) return { action: "cancel" };
@@ -203,13 +283,19 @@ async function ask(
     for (const name of names) {
       const field = properties[name] as MCPElicitationFieldSchema;
       const isRequired = required.includes(name);
-      const label = terminalSafe(typeof field.title === "string" ? field.title : name, 100);
-      if (typeof field.description === "string") say(`  ${terminalSafe(field.description, 500)}`);
+      const label = oneLine(typeof field.title === "string" ? field.title : name, 100);
+      if (typeof field.description === "string") say(`  ${oneLine(field.description, 500)}`);
       let done = false;
       for (let attempt = 0; attempt < MAX_ATTEMPTS && !done; attempt++) {
         const answer = await question(`${label} (${fieldHint(field, isRequired)}): `);
         if (answer === null) return { action: "cancel" };
         if (answer === "") {
+          const preset = fieldDefault(field);
+          if (preset) {
+            content[name] = preset.value;
+            done = true;
+            break;
+          }
           if (!isRequired) {
             done = true;
             break;

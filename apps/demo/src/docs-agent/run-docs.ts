@@ -3,11 +3,14 @@
 import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type {
-  MCPToolExecutor,
-  MCPToolProgress,
-  MCPToolSearchRecord,
-  MCPTracer,
+import {
+  MCP_TOOL_CALL_COMPLETED,
+  MCP_TOOL_CALL_FAILED,
+  MCP_TOOL_CALL_STARTED,
+  type MCPToolExecutor,
+  type MCPToolProgress,
+  type MCPToolSearchRecord,
+  type MCPTracer,
 } from "@agentforge/agent-runtime";
 import {
   invokeWithTools,
@@ -328,6 +331,11 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
   // A run's own executor. On a shared stack its calls to the workspace servers are confined to its
   // folder by the guard (the servers themselves are rooted at the allowed base).
   const executor = shared ? app.runExecutor(runWorkspaceGuard(app.manager, folder)) : app.executor;
+  // On a shared stack (`serve`), a declined elicitation is this run's when this run has a call in flight
+  // on the server that asked (a server asks while one of its tools runs).
+  const stopDeclined = shared
+    ? recordDeclinedElicitations(app, executor, run.id, options.onEvent)
+    : undefined;
   const controller = new AbortController();
   // Unattended: calls that need a person's confirmation stop the run; a resumed run brings the answers
   // stored for its waiting calls (each only when its binding is the waiting call's).
@@ -517,7 +525,39 @@ export async function runDocs(options: RunDocsOptions): Promise<RunDocsResult> {
     }
   } finally {
     options.signal?.removeEventListener("abort", onOuterAbort);
+    stopDeclined?.();
     if (shared) executor.dispose();
     else await app.shutdown();
   }
+}
+
+/**
+ * Report each elicitation request the shared Application declines as an `elicitation_declined` event of
+ * this run, when this run has a call in flight on the server that asked (counted from its executor's
+ * call events). Returns the function that stops it.
+ */
+function recordDeclinedElicitations(
+  app: Application,
+  executor: MCPToolExecutor,
+  runId: string,
+  onEvent: RunDocsOptions["onEvent"],
+): () => void {
+  const inFlight = new Map<string, number>();
+  const change = (serverName: string, by: number) => {
+    const next = (inFlight.get(serverName) ?? 0) + by;
+    if (next > 0) inFlight.set(serverName, next);
+    else inFlight.delete(serverName);
+  };
+  const stops = [
+    executor.events.on(MCP_TOOL_CALL_STARTED, ({ serverName }) => change(serverName, 1)),
+    executor.events.on(MCP_TOOL_CALL_COMPLETED, ({ serverName }) => change(serverName, -1)),
+    executor.events.on(MCP_TOOL_CALL_FAILED, ({ serverName }) => change(serverName, -1)),
+    app.onElicitationDeclined(({ serverName, mode }) => {
+      if (inFlight.has(serverName))
+        onEvent?.({ type: "elicitation_declined", runId, server: serverName, mode });
+    }),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
 }

@@ -18,7 +18,9 @@ export type AppWarningCode =
   /** A step of shutting down failed (the queue, tracing exporters, database connections). */
   | "SHUTDOWN_STEP_FAILED"
   /** A background check failed in a way it could not record itself. */
-  | "BACKGROUND_TASK_FAILED";
+  | "BACKGROUND_TASK_FAILED"
+  /** A listener the app calls (of declined elicitations) threw; the work went on. */
+  | "LISTENER_FAILED";
 
 /** One warning. */
 export interface AppWarning {

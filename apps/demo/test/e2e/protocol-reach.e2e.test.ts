@@ -206,9 +206,18 @@ describe("agentforge serve: progress as run events; resources and prompts over R
     // Increasing values of one call.
     const values = progress.map((e) => e.data.progress as number);
     expect([...values].sort((a, b) => a - b)).toEqual(values);
-    // A served run has nobody at a terminal: the server's elicitation request was declined.
+    // A served run has nobody at a terminal: the server's elicitation request was declined, and the
+    // run's event stream says so (server and mode only, like every elicitation_declined record).
     expect(toolAnswers(model).find((text) => text.includes("elicitation/create"))).toMatch(
       /"action":\s*"decline"/,
+    );
+    const declined = events.filter((e) => e.event === "elicitation_declined");
+    expect(declined.map((e) => e.data)).toEqual([
+      { type: "elicitation_declined", runId: run.id, server: "probe", mode: "form", at: expect.any(String) },
+    ]);
+    // It came before the run finished, in the order it happened.
+    expect(events.findIndex((e) => e.event === "elicitation_declined")).toBeLessThan(
+      events.findIndex((e) => e.event === "run_finished"),
     );
   });
 

@@ -11,8 +11,8 @@ import { cleanup, stack } from "./harness.js";
 afterEach(cleanup);
 
 describe("progress through the executor", () => {
-  it("a flood of 20000 notifications reaches listeners coalesced: increasing, bounded by the interval", async () => {
-    const { executor } = await stack([stdioTestServer("hostile", { hostile: true })], {
+  it("a flood of 10000 notifications reaches listeners coalesced: increasing, bounded by the interval", async () => {
+    const { executor } = await stack([stdioTestServer("hostile", { hostile: true }, { toolTimeout: 240 })], {
       agent: ["hostile.*"],
     });
     const got: MCPToolProgress[] = [];
@@ -24,25 +24,26 @@ describe("progress through the executor", () => {
     const result = await executor.execute(
       "agent",
       "hostile.flood",
-      { count: 20_000 },
+      { count: 10_000 },
       { onProgress: (p) => got.push(p) },
     );
     const elapsed = performance.now() - started;
-    expect(result.text).toBe("flooded 20000");
+    expect(result.text).toBe("flooded 10000");
     const values = got.map((p) => p.progress);
     // Never more than one per interval (plus the first and the one reaching the total) — counted, not timed.
     expect(got.length).toBeLessThanOrEqual(2 + Math.ceil(elapsed / MCP_PROGRESS_INTERVAL_MS));
-    expect(got.length).toBeLessThan(20_000);
+    expect(got.length).toBeLessThan(10_000);
     expect(values).toEqual([...values].sort((a, b) => a - b));
     expect(new Set(values).size).toBe(values.length);
     expect(got.at(-1)).toEqual({
       identity: "hostile.flood",
       callId: result.callId,
-      progress: 20_000,
-      total: 20_000,
+      progress: 10_000,
+      total: 10_000,
     });
     expect(events).toBe(got.length);
-  });
+    // A busy machine (load 20 on 2 cores) took over 30 s for 20,000 notifications: the budget is generous.
+  }, 300_000);
 
   it("the server's progress message never reaches a listener", async () => {
     const { executor, recorded } = await stack([stdioTestServer("alpha")], { agent: ["alpha.*"] });

@@ -10,18 +10,18 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EnvSource, MCPAuthConfig } from "@agentforge/mcp-config";
+import type {
+  FetchLike,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/client";
 import {
   auth,
   extractWWWAuthenticateParams,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
-} from "@modelcontextprotocol/sdk/client/auth.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+} from "@modelcontextprotocol/client";
 import { MCPConnectionError } from "../errors.js";
 import {
   type MCPAuthorizeFunction,
@@ -88,6 +88,8 @@ function loopbackPort(information: OAuthClientInformationMixed | undefined): num
 interface Redirect {
   code?: string;
   state?: string;
+  /** RFC 9207: the authorization server's issuer, when it sends one. */
+  iss?: string;
   error?: string;
   errorDescription?: string;
 }
@@ -115,13 +117,17 @@ async function listenForRedirect(
     for (const [key, field] of [
       ["code", "code"],
       ["state", "state"],
+      ["iss", "iss"],
       ["error", "error"],
       ["error_description", "errorDescription"],
     ] as const) {
       const value = url.searchParams.get(key);
       if (value !== null) result[field] = value;
     }
-    const ok = !result.error && result.code && result.state === expectedState;
+    // A redirect without the state this login sent is not this login's answer (a stray or forged
+    // request from another program or web page): it is answered 400 and ignored, the login goes on.
+    const ours = expectedState !== undefined && result.state === expectedState;
+    const ok = ours && !result.error && result.code;
     res
       .writeHead(ok ? 200 : 400, { "content-type": "text/html; charset=utf-8", connection: "close" })
       .end(
@@ -135,7 +141,7 @@ async function listenForRedirect(
               `The login for MCP server "${serverName}" failed; see the application's output.`,
             ),
       );
-    settle(result);
+    if (ours) settle(result);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -427,6 +433,9 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
         await auth(this, {
           serverUrl: this.options.url,
           authorizationCode: redirect.code,
+          // RFC 9207: checked by the SDK against the issuer this login was started with (present when
+          // the authorization server says it sends one; any `iss` it sends must match).
+          ...(redirect.iss !== undefined ? { iss: redirect.iss } : {}),
           ...(fetchFn ? { fetchFn } : {}),
         });
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { MCPStdioServerConfig } from "@agentforge/mcp-config";
-import { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
 import { childEnvironment, DEFAULT_INHERITED_ENV } from "./build-transport.js";
 

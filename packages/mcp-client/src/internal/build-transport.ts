@@ -9,11 +9,9 @@ import {
   resolvedEnv,
   resolvePlaceholders,
 } from "@agentforge/mcp-config";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, OAuthClientProvider } from "@modelcontextprotocol/client";
+import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { MCPConnectionError } from "../errors.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, MCPStdioTransport } from "../mcp-stdio-transport.js";
 import { MCPMemoryTokenStore } from "../oauth-token-store.js";

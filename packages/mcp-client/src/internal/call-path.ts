@@ -3,16 +3,10 @@
  * max total timeout, call slots, cancellation), the task path for task-required tools, and the
  * resources/prompts requests; every failure is mapped by the lifecycle's `failed`.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  type CallToolRequest,
-  type CallToolResult,
-  type Progress,
-  ResultSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolRequest, CallToolRequestOptions, Client, Progress } from "@modelcontextprotocol/client";
+import { ResultSchema } from "@modelcontextprotocol/core";
 import { MCPCapabilityError, MCPRequestError, MCPTimeoutError } from "../errors.js";
-import type { MCPCallToolOptions } from "../types.js";
+import type { CallToolResult, MCPCallToolOptions } from "../types.js";
 import type { ConnectionCore, Live } from "./connection-types.js";
 import { guardedProgress, ignoreProgress, runsToolTasks, timeoutError } from "./connection-utils.js";
 import { plainToolResult } from "./fast-read.js";
@@ -58,7 +52,7 @@ export class CallPath {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     // Built by hand rather than with spreads: this is the hot path of every tool call.
-    const request: RequestOptions = { timeout: timeoutMs, resetTimeoutOnProgress };
+    const request: CallToolRequestOptions = { timeout: timeoutMs, resetTimeoutOnProgress };
     // The SDK only asks for progress (and so can only reset the timeout) when onprogress is set.
     if (options.onprogress || resetTimeoutOnProgress)
       request.onprogress = options.onprogress ? guardedProgress(options.onprogress) : ignoreProgress;
@@ -101,21 +95,24 @@ export class CallPath {
           }, left);
         }
       }
-      // Read loosely, then repaired part by part: one unknown content type or bad image must not fail
-      // the whole result (the SDK still checks structuredContent against the tool's output schema).
       const current = live;
-      const schema = ResultSchema as unknown as Parameters<Client["callTool"]>[1];
-      // A plain call on stdio takes the direct path; a step-up login can only be pending on a transport
-      // with OAuth: the others call the SDK directly.
-      const direct = current.direct;
-      const raw: unknown =
-        direct && !request.onprogress && direct.takes(toolName)
-          ? await direct.call(params, timeoutMs, request.signal)
-          : current.built.oauth
-            ? await this.core.withLogin(current, signal, () =>
-                current.client.callTool(params, schema, request),
-              )
-            : await current.client.callTool(params, schema, request);
+      const client = current.client;
+      let send: () => Promise<unknown>;
+      if (client.getProtocolEra() === "modern") {
+        // 2026-07-28: the SDK's callTool mirrors `x-mcp-header` parameters into `Mcp-Param-*` headers and
+        // checks structuredContent against the output schema of the definition it is given.
+        const definition = this.cache.definition(toolName);
+        if (definition) request.toolDefinition = definition;
+        send = () => client.callTool(params, request);
+      } else {
+        // 2025-11-25: read loosely, then repaired part by part (one unknown content type or bad image
+        // must not fail the whole result); structuredContent is checked here against the output schema.
+        send = () => client.request({ method: "tools/call", params }, ResultSchema, request);
+      }
+      // A step-up login can only be pending on a transport with OAuth: the others call the SDK directly.
+      const raw: unknown = current.built.oauth
+        ? await this.core.withLogin(current, signal, send)
+        : await send();
       return this.toolResult(raw, toolName);
     } catch (error) {
       throw this.callFailed(
@@ -161,6 +158,19 @@ export class CallPath {
         `tools/call "${toolName}" on MCP server "${this.core.config.name}" returned a reply that is not a valid MCP tool result.`,
         { code: "INVALID_REPLY", serverName: this.core.config.name, toolName, method: "tools/call" },
       );
+    }
+    const check = result.isError ? undefined : this.cache.outputCheck(toolName);
+    if (check) {
+      const problem =
+        result.structuredContent === undefined
+          ? "it has no structuredContent although the tool declares an output schema"
+          : check(result.structuredContent);
+      if (problem !== undefined) {
+        throw new MCPRequestError(
+          `tools/call "${toolName}" on MCP server "${this.core.config.name}" returned a result that does not match the tool's output schema: ${problem.slice(0, 300)}.`,
+          { code: "INVALID_REPLY", serverName: this.core.config.name, toolName, method: "tools/call" },
+        );
+      }
     }
     return result;
   }

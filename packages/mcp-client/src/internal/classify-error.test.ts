@@ -1,6 +1,18 @@
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { InvalidClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  OAuthError,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+} from "@modelcontextprotocol/client";
+
+// What the v2 Streamable HTTP transport throws for a non-OK answer.
+const httpError = (status: number, message: string) =>
+  new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${message}`, {
+    status,
+  });
+
 import { describe, expect, it } from "vitest";
 import { MCPConnectionError, MCPRequestError, MCPTimeoutError } from "../errors.js";
 import { MCPStdioTransport } from "../mcp-stdio-transport.js";
@@ -43,7 +55,7 @@ const networkError = (code: string) =>
 describe("httpStartupError", () => {
   it("classifies 401 with the credential hint and redacts an echoed token", () => {
     const error = httpStartupError(
-      new StreamableHTTPError(401, `Error POSTing to endpoint: {"received":"Bearer ${SECRET}"}`),
+      httpError(401, `Error POSTing to endpoint: {"received":"Bearer ${SECRET}"}`),
       httpFailure(),
     );
     expect(error).toBeInstanceOf(MCPConnectionError);
@@ -56,7 +68,7 @@ describe("httpStartupError", () => {
   });
 
   it("names unset credential variables", () => {
-    const error = httpStartupError(new StreamableHTTPError(401, "Unauthorized"), httpFailure({ env: {} }));
+    const error = httpStartupError(httpError(401, "Unauthorized"), httpFailure({ env: {} }));
     expect(error.message).toContain("REMOTE_TOKEN is not set");
   });
 
@@ -65,26 +77,26 @@ describe("httpStartupError", () => {
     [404, "HTTP_NOT_FOUND"],
     [500, "HTTP_ERROR"],
   ])("classifies HTTP %i as %s, keeping the status apart from the code", (status, code) => {
-    const error = httpStartupError(new StreamableHTTPError(status, "x"), httpFailure());
+    const error = httpStartupError(httpError(status, "x"), httpFailure());
     expect(error.code).toBe(code);
     expect(error.httpStatus).toBe(status);
   });
 
   it("403 with credentials sent keeps the scope hint; with none it names the Host instead", () => {
-    const withToken = httpStartupError(new StreamableHTTPError(403, "Forbidden"), httpFailure());
+    const withToken = httpStartupError(httpError(403, "Forbidden"), httpFailure());
     expect(withToken.message).toContain("lack the needed permission or scope");
     const base = httpFailure();
     const none = httpFailure({ config: { ...base.config, auth: { type: "none" } }, env: {} });
-    const refused = httpStartupError(new StreamableHTTPError(403, "Forbidden"), none);
+    const refused = httpStartupError(httpError(403, "Forbidden"), none);
     expect(refused.code).toBe("HTTP_FORBIDDEN");
     expect(refused.message).not.toContain("scope");
     expect(refused.message).toContain("Host: mcp.example.invalid");
     // A bearer config whose variable is unset sent nothing either.
-    const unset = httpStartupError(new StreamableHTTPError(403, "Forbidden"), httpFailure({ env: {} }));
+    const unset = httpStartupError(httpError(403, "Forbidden"), httpFailure({ env: {} }));
     expect(unset.message).toContain("No credentials were sent");
     // The server said insufficient_scope: the scope hint stays.
     const said = httpStartupError(
-      new StreamableHTTPError(403, 'Bearer error="insufficient_scope", scope="mcp:write"'),
+      httpError(403, 'Bearer error="insufficient_scope", scope="mcp:write"'),
       none,
     );
     expect(said.message).toContain("lack the needed permission or scope");
@@ -100,9 +112,11 @@ describe("httpStartupError", () => {
   });
 
   it("classifies SDK timeouts, OAuth refusals and rejected pre-issued tokens", () => {
-    const timeout = McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout: 10_000 });
+    const timeout = new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: 10_000 });
     expect(httpStartupError(timeout, httpFailure()).code).toBe("HANDSHAKE_TIMEOUT");
-    expect(httpStartupError(new InvalidClientError("bad secret"), httpFailure()).code).toBe("AUTH_FAILED");
+    expect(httpStartupError(new OAuthError("invalid_client", "bad secret"), httpFailure()).code).toBe(
+      "AUTH_FAILED",
+    );
     const rejected = httpStartupError(new AccessTokenRejectedError("OAUTH_TOKEN"), httpFailure());
     expect(rejected.code).toBe("HTTP_UNAUTHORIZED");
     expect(rejected.message).toContain("OAUTH_TOKEN");
@@ -157,7 +171,7 @@ describe("requestError", () => {
 
   it("maps the SDK timeout to MCPTimeoutError TOOL_TIMEOUT", () => {
     const error = requestError(
-      McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout: 1000 }),
+      new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: 1000 }),
       base,
     );
     expect(error).toBeInstanceOf(MCPTimeoutError);
@@ -167,7 +181,7 @@ describe("requestError", () => {
   });
 
   it("prefers cancellation and max-total-timeout over the SDK's wrapping of the abort", () => {
-    const abort = new McpError(ErrorCode.RequestTimeout, "AbortError");
+    const abort = new SdkError(SdkErrorCode.RequestTimeout, "AbortError");
     expect(requestError(abort, { ...base, cancelled: true }).code).toBe("REQUEST_CANCELLED");
     const total = requestError(abort, { ...base, totalTimeoutMs: 5000 });
     expect(total.code).toBe("TOOL_TIMEOUT");
@@ -175,16 +189,19 @@ describe("requestError", () => {
   });
 
   it("keeps the server's JSON-RPC code in rpcCode and redacts its message", () => {
-    const error = requestError(new McpError(ErrorCode.InvalidParams, `bad argument ${SECRET}`), base);
+    const error = requestError(
+      new ProtocolError(ProtocolErrorCode.InvalidParams, `bad argument ${SECRET}`),
+      base,
+    );
     expect(error).toBeInstanceOf(MCPRequestError);
     expect(error.code).toBe("RPC_ERROR");
-    expect((error as MCPRequestError).rpcCode).toBe(ErrorCode.InvalidParams);
+    expect((error as MCPRequestError).rpcCode).toBe(ProtocolErrorCode.InvalidParams);
     expect(error.message).not.toContain(SECRET);
   });
 
   it("recognises the transport's synthetic reply-too-large error", () => {
     const error = requestError(
-      new McpError(-32099, "too large", {
+      new ProtocolError(-32099, "too large", {
         reason: "REPLY_TOO_LARGE",
         replyBytes: 2_000_000,
         limitBytes: 1_048_576,
@@ -198,7 +215,7 @@ describe("requestError", () => {
   });
 
   it("maps a closed connection to CONNECTION_LOST", () => {
-    const error = requestError(new McpError(ErrorCode.ConnectionClosed, "Connection closed"), {
+    const error = requestError(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed"), {
       ...base,
       kind: "streamable-http",
     });

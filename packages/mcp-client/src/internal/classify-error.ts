@@ -3,7 +3,14 @@
  * fix hint. Every text that may come from outside goes through the server's redactor.
  */
 import { type EnvSource, MCPError, type MCPServerConfig } from "@agentforge/mcp-config";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  OAuthError,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+} from "@modelcontextprotocol/client";
 import {
   MCPConnectionError,
   type MCPConnectionErrorCode,
@@ -51,14 +58,19 @@ function chain(error: unknown): { code: unknown; message: string; error: unknown
 
 /** The errno-like string code of an error or of one of its causes. */
 export function systemCode(error: unknown): string | undefined {
-  for (const link of chain(error)) if (typeof link.code === "string") return link.code;
+  for (const link of chain(error)) {
+    // The SDK's own codes (SdkError, OAuthError) are not system codes: look at their causes.
+    if (SdkError.isInstance(link.error) || OAuthError.isInstance(link.error)) continue;
+    if (typeof link.code === "string") return link.code;
+  }
   return undefined;
 }
 
 /** The HTTP status an SDK transport error carries (StreamableHTTPError, SseError), if any. */
 export function httpStatusOf(error: unknown): number | undefined {
   for (const link of chain(error)) {
-    if (link.error instanceof McpError) continue;
+    if (ProtocolError.isInstance(link.error)) continue;
+    if (SdkHttpError.isInstance(link.error)) return link.error.status;
     if (typeof link.code === "number" && link.code >= 100 && link.code < 600) return link.code;
   }
   return undefined;
@@ -67,8 +79,8 @@ export function httpStatusOf(error: unknown): number | undefined {
 /** Whether an SDK error is a local request timeout (not a server-sent -32001). */
 export function isSdkTimeout(error: unknown): boolean {
   return (
-    error instanceof McpError &&
-    error.code === ErrorCode.RequestTimeout &&
+    SdkError.isInstance(error) &&
+    error.code === SdkErrorCode.RequestTimeout &&
     (typeof (error.data as { timeout?: unknown } | undefined)?.timeout === "number" ||
       /Request timed out|Maximum total timeout/.test(error.message))
   );
@@ -224,6 +236,9 @@ function serverSaid(error: unknown, redactor: Redactor): string {
   for (const link of chain(error)) {
     const message = link.message.trim();
     if (message && !messages.some((seen) => seen.includes(message))) messages.push(message);
+    // The v2 transport keeps an HTTP error's body beside its message.
+    const body = SdkHttpError.isInstance(link.error) ? link.error.data.text : undefined;
+    if (typeof body === "string" && body.trim()) messages.push(body.trim().slice(0, 1000));
   }
   const text = redactor.redact(messages.join(": ")).replace(/\s+/g, " ").trim();
   return text ? ` (${text.length > 300 ? `${text.slice(0, 300)}…` : text})` : "";
@@ -253,10 +268,11 @@ export function httpStartupError(error: unknown, failure: HttpFailure): MCPConne
       `MCP server "${name}" at ${url} did not complete the MCP handshake within ${seconds(failure.connectionTimeoutMs)} (connection_timeout). Fix: check the server is up and the url is its MCP endpoint; raise connection_timeout for slow servers.`,
     );
   }
-  const oauthCode = chain(error).find((link) => {
-    const errorCode = (link.error as { errorCode?: unknown }).errorCode;
-    return typeof errorCode === "string";
-  });
+  const oauthCode = chain(error).find(
+    (link) =>
+      OAuthError.isInstance(link.error) ||
+      typeof (link.error as { errorCode?: unknown }).errorCode === "string",
+  );
   if (oauthCode) {
     return make(
       "AUTH_FAILED",
@@ -366,7 +382,9 @@ function what(failure: RequestFailure): string {
 
 /** Whether a request error means the live connection is gone (so the next use must reconnect). */
 export function isConnectionGone(error: unknown, kind: MCPConnectionKind): boolean {
-  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  if (SdkError.isInstance(error) && !SdkHttpError.isInstance(error)) {
+    return error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected;
+  }
   if (error instanceof Error && error.message === "Not connected") return true;
   if (kind === "stdio") return false;
   const status = httpStatusOf(error);
@@ -407,7 +425,7 @@ export function requestError(error: unknown, failure: RequestFailure): MCPError 
       { ...base, code: timeoutCode, timeoutMs: failure.timeoutMs, elapsedMs: failure.elapsedMs },
     );
   }
-  if (error instanceof McpError) {
+  if (ProtocolError.isInstance(error)) {
     const data = error.data as Partial<ReplyTooLargeData> | undefined;
     if (data?.reason === "REPLY_TOO_LARGE") {
       return new MCPRequestError(
@@ -420,17 +438,32 @@ export function requestError(error: unknown, failure: RequestFailure): MCPError 
         },
       );
     }
-    if (error.code !== ErrorCode.ConnectionClosed) {
-      // The SDK's own output-schema checks: InvalidParams for content that breaks the schema,
-      // InvalidRequest for a missing structuredContent (test/contract/sdk-errors.test.ts).
-      const invalid =
-        /output schema|structured content/i.test(error.message) &&
-        (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.InvalidRequest);
+    // The SDK's own output-schema checks (2026 callTool): InvalidParams for content that breaks the
+    // schema, InvalidRequest for a missing structuredContent.
+    if (
+      /output ?schema|structured content/i.test(error.message) &&
+      (error.code === ProtocolErrorCode.InvalidParams || error.code === ProtocolErrorCode.InvalidRequest)
+    ) {
       return new MCPRequestError(
-        `${what(failure)} on MCP server "${serverName}" failed: ${redactor.redact(error.message)}`,
-        invalid ? { ...base, code: "INVALID_REPLY" } : { ...base, code: "RPC_ERROR", rpcCode: error.code },
+        `${what(failure)} on MCP server "${serverName}" returned a reply that does not match the tool's output schema: ${redactor.redact(error.message)}`,
+        { ...base, code: "INVALID_REPLY" },
       );
     }
+    // Whatever code the server sent (-32000 included), the connection is fine: an RPC error.
+    return new MCPRequestError(
+      `${what(failure)} on MCP server "${serverName}" failed: ${redactor.redact(error.message)}`,
+      { ...base, code: "RPC_ERROR", rpcCode: error.code },
+    );
+  }
+  if (
+    SdkError.isInstance(error) &&
+    (error.code === SdkErrorCode.InvalidResult || error.code === SdkErrorCode.UnsupportedResultType)
+  ) {
+    // The SDK's own checks of a reply: an output schema not met, a result of an unknown type.
+    return new MCPRequestError(
+      `${what(failure)} on MCP server "${serverName}" returned a reply that is not valid: ${redactor.redact(error.message)}`,
+      { ...base, code: "INVALID_REPLY" },
+    );
   }
   if (isConnectionGone(error, failure.kind)) {
     const stdio = failure.stdio;

@@ -3,20 +3,35 @@
  * (elicitation only with a handler; roots and sampling never — deprecated, SEP-2577 — so the SDK answers
  * them "method not found"), and its notification and request handlers report to the connection.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+
+import type { MCPProtocolVersionSetting } from "@agentforge/mcp-config";
+import { Client, type VersionNegotiationMode } from "@modelcontextprotocol/client";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import type { ConnectionSettings } from "./connection-types.js";
 import { answerElicitation, ELICITATION_CAPABILITY, toElicitationRequest } from "./elicitation.js";
 import { logLine } from "./server-log.js";
+
+/** The JSON Schema validator of every client (output schemas), shared so compiled schemas are reused. */
+export const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+/** The most `input_required` rounds one request may take (each round is one more request). */
+export const MAX_INPUT_ROUNDS = 8;
+
+/** The SDK's version negotiation mode for a server's `protocol_version` (absent means `auto`). */
+export function negotiationMode(setting: MCPProtocolVersionSetting | undefined): VersionNegotiationMode {
+  if (setting === "2025-11-25") return "legacy";
+  if (setting === "2026-07-28") return { pin: "2026-07-28" };
+  return "auto";
+}
 
 /** What the client reports to its connection. */
 export interface ClientSetup {
   settings: ConnectionSettings;
   serverName: string;
+  /** The server's `protocol_version` setting. */
+  protocolVersion: MCPProtocolVersionSetting | undefined;
+  /** How long the version probe may take (the connection timeout). */
+  probeTimeoutMs: number;
   /** Default limit of the elicitation handler (the server's tool timeout). */
   toolTimeoutMs: number;
   /** The transport closed. */
@@ -33,22 +48,28 @@ export function createClient(setup: ClientSetup): Client {
   const elicitation = settings.elicitation;
   const client = new Client(settings.clientInfo, {
     capabilities: elicitation ? { elicitation: { ...ELICITATION_CAPABILITY } } : {},
+    jsonSchemaValidator: SCHEMA_VALIDATOR,
+    versionNegotiation: {
+      mode: negotiationMode(setup.protocolVersion),
+      probe: { timeoutMs: setup.probeTimeoutMs },
+    },
+    inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
   });
   client.onerror = () => {
     // Transport noise (a stray stdout line, a dropped SSE stream); failures surface on requests.
   };
   client.onclose = setup.onClose;
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => setup.onToolsChanged());
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) =>
+  client.setNotificationHandler("notifications/tools/list_changed", () => setup.onToolsChanged());
+  client.setNotificationHandler("notifications/message", (notification) =>
     setup.onLog(logLine(notification.params)),
   );
   if (elicitation) {
     // The SDK has checked the request's shape and mode, and checks the answer's shape after us.
-    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    client.setRequestHandler("elicitation/create", async (request, context) => {
       const asked = toElicitationRequest(serverName, request.params);
       if (!asked) return { action: "decline" };
       const timeoutMs = settings.elicitationTimeoutMs ?? setup.toolTimeoutMs;
-      const outcome = await answerElicitation(elicitation, asked, extra.signal, timeoutMs);
+      const outcome = await answerElicitation(elicitation, asked, context.mcpReq.signal, timeoutMs);
       if (outcome.declinedBecause) {
         setup.onLog(
           `[client] elicitation/create (${asked.mode}) answered decline: ${outcome.declinedBecause}`,

@@ -3,14 +3,12 @@
  * They live here so that none of those modules imports a type back from a module that imports it.
  */
 import type { EnvSource, MCPError, MCPServerConfig } from "@agentforge/mcp-config";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
+import type { Client, Implementation } from "@modelcontextprotocol/client";
 import type { EventEmitter } from "eventemitter3";
 import type { MCPElicitationHandler } from "../elicitation.js";
 import type { CreateTransportOptions, MCPClientManagerEvents, MCPDisconnectReason } from "../types.js";
 import type { BackoffOptions } from "./backoff.js";
 import type { BuiltTransport } from "./build-transport.js";
-import type { DirectToolCalls } from "./direct-calls.js";
 
 /** Settings shared by every connection of one manager. */
 export interface ConnectionSettings {
@@ -33,8 +31,6 @@ export interface Live {
   client: Client;
   built: BuiltTransport;
   generation: number;
-  /** The direct tools/call path (stdio connections; see direct-calls.ts). */
-  direct: DirectToolCalls | undefined;
 }
 
 /** What a failed request was doing, for mapping its error (see `ConnectionCore.failed`). */

@@ -1,6 +1,6 @@
 /** Small helpers of the connection modules: deadlines, quiet closing, guarded callbacks. */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ErrorCode, McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
+import { SdkError, SdkErrorCode, type ServerCapabilities } from "@modelcontextprotocol/client";
 import type { MCPCallToolOptions } from "../types.js";
 import type { BuiltTransport } from "./build-transport.js";
 
@@ -23,8 +23,8 @@ export function guardedProgress(
   };
 }
 
-export function timeoutError(ms: number): McpError {
-  return new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: ms });
+export function timeoutError(ms: number): SdkError {
+  return new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: ms });
 }
 
 /** Race `promise` against a timer; on timeout run `onTimeout` and reject with an SDK-style timeout. */

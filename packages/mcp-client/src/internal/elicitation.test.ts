@@ -148,6 +148,52 @@ describe("answerElicitation", () => {
     expect(sync.declinedBecause).toContain("sync throw");
   });
 
+  it("fills the values the handler left out from the schema's defaults (SEP-1034), never replacing a given one", async () => {
+    const withDefaultsRequest = toElicitationRequest("s", {
+      message: "m",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", default: "Ada" },
+          count: { type: "integer", default: 3 },
+          agree: { type: "boolean", default: true },
+          color: { type: "string", enum: ["red", "green"], default: "green" },
+          tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, default: ["a"] },
+          free: { type: "string" },
+        },
+        required: ["name", "count"],
+      },
+    });
+    if (!withDefaultsRequest) throw new Error("unreachable");
+    const nothingTyped = await answerElicitation(
+      async () => ({ action: "accept", content: {} }),
+      withDefaultsRequest,
+      never,
+      1000,
+    );
+    expect(nothingTyped.result).toEqual({
+      action: "accept",
+      content: { name: "Ada", count: 3, agree: true, color: "green", tags: ["a"] },
+    });
+    const noContent = await answerElicitation(
+      async () => ({ action: "accept" }),
+      withDefaultsRequest,
+      never,
+      1000,
+    );
+    expect(noContent.result).toMatchObject({ action: "accept", content: { name: "Ada", count: 3 } });
+    const given = await answerElicitation(
+      async () => ({ action: "accept", content: { name: "Grace", agree: false } }),
+      withDefaultsRequest,
+      never,
+      1000,
+    );
+    expect(given.result).toEqual({
+      action: "accept",
+      content: { name: "Grace", count: 3, agree: false, color: "green", tags: ["a"] },
+    });
+  });
+
   it("declines when the request is cancelled, and aborts the handler's signal", async () => {
     const cancel = new AbortController();
     let seen: AbortSignal | undefined;

@@ -186,6 +186,22 @@ export async function answerElicitation(
   }
 }
 
+/**
+ * SEP-1034: the values the handler left out are filled from the requested schema's `default`s (a form
+ * prefilled with them, accepted as it is), before the answer is checked and sent. A value the handler
+ * gave is never replaced; content that is not an object is left for the check to refuse.
+ */
+export function withDefaults(schema: MCPElicitationSchema, content: unknown): unknown {
+  if (!isObject(content)) return content;
+  const out: Record<string, unknown> = { ...content };
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (!Object.hasOwn(out, name) && isObject(field) && Object.hasOwn(field, "default")) {
+      out[name] = field.default;
+    }
+  }
+  return out;
+}
+
 function decline(because: string): ElicitationOutcome {
   return { result: { action: "decline" }, declinedBecause: because };
 }
@@ -198,7 +214,7 @@ function checkAnswer(request: MCPElicitationRequest, answer: unknown): Elicitati
     return decline(`the elicitation handler answered action ${JSON.stringify(action) ?? "undefined"}`);
   }
   if (request.mode === "url") return { result: { action: "accept" } };
-  const content = answer.content ?? {};
+  const content = withDefaults(request.requestedSchema, answer.content ?? {});
   const problems = elicitationContentProblems(request.requestedSchema, content);
   if (problems.length) {
     return decline(`the answer does not match the requested schema: ${problems.slice(0, 5).join("; ")}`);

@@ -1,4 +1,4 @@
-import { CallToolResultSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import { describe, expect, it } from "vitest";
 import { plainResultResponse, plainToolResult } from "./fast-read.js";
 

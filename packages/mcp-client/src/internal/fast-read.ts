@@ -7,7 +7,8 @@
  * (the shapes it takes have nothing for the schema to default, strip or copy differently), so no check
  * is skipped: only the schema walk and its copies are.
  */
-import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "../types.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
 const objectProto = Object.prototype;

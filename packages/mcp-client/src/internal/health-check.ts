@@ -39,7 +39,9 @@ export class HealthMonitor {
         const timeoutMs = this.core.settings.healthTimeoutMs ?? this.connectionTimeoutMs;
         const pingStarted = performance.now();
         try {
-          await live.client.ping({ timeout: timeoutMs });
+          // 2026-07-28 has no ping: server/discover is its cheapest round trip.
+          if (live.client.getProtocolEra() === "modern") await live.client.discover({ timeout: timeoutMs });
+          else await live.client.ping({ timeout: timeoutMs });
         } catch (error) {
           if (!isSdkTimeout(error)) throw error;
           await this.core.close("recycled");
@@ -56,11 +58,13 @@ export class HealthMonitor {
         }
         const latencyMs = performance.now() - pingStarted;
         const tools = await this.cache.listTools();
+        const protocolVersion = live.client.getNegotiatedProtocolVersion();
         health = {
           serverName: this.core.config.name,
           status: "healthy",
           latencyMs,
           toolCount: tools.length,
+          ...(protocolVersion ? { protocolVersion } : {}),
           checkedAt,
         };
       } catch (error) {

@@ -5,17 +5,14 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { EnvSource, MCPAuthConfig } from "@agentforge/mcp-config";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import {
-  ClientCredentialsProvider,
-  PrivateKeyJwtProvider,
-} from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import type {
+  FetchLike,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
+  OAuthClientProvider,
   OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+} from "@modelcontextprotocol/client";
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
 import { Agent, fetch as undiciFetch } from "undici";
 import { MCPConnectionError } from "../errors.js";
 import type { Redactor } from "./redactor.js";

@@ -11,11 +11,11 @@ import {
   type MCPServerConfig,
   type MCPStdioServerConfig,
 } from "@agentforge/mcp-config";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
 import type { DiscoveredTool } from "../discover-tools.js";
 import { MCPConnectionError, MCPRequestError } from "../errors.js";
 import type {
+  CallToolResult,
   MCPCallToolOptions,
   MCPClientManagerEvents,
   MCPConnectionStatus,
@@ -49,7 +49,6 @@ import type {
   Live,
 } from "./connection-types.js";
 import { closeQuietly, terminateSession, withDeadline } from "./connection-utils.js";
-import { DirectToolCalls } from "./direct-calls.js";
 import { HealthMonitor } from "./health-check.js";
 import { Redactor } from "./redactor.js";
 import { safeEmit } from "./safe-emit.js";
@@ -188,6 +187,8 @@ export class ServerConnection implements ConnectionCore {
       out.transport = live.built.kind;
       const pid = live.built.stdio?.pid;
       if (pid !== undefined) out.pid = pid;
+      const protocolVersion = live.client.getNegotiatedProtocolVersion();
+      if (protocolVersion) out.protocolVersion = protocolVersion;
     }
     if (live && this.connectedAt !== undefined) out.connectedAt = new Date(this.connectedAt).toISOString();
     if (state === "backoff") out.retryInMs = this.nextAttemptAt - now;
@@ -256,6 +257,8 @@ export class ServerConnection implements ConnectionCore {
     const client: Client = createClient({
       settings: this.settings,
       serverName: this.name,
+      protocolVersion: this.config.protocolVersion,
+      probeTimeoutMs: this.connectionTimeoutMs,
       toolTimeoutMs: this.config.toolTimeout * 1000,
       onClose: () => this.onClientClosed(client, generation),
       onToolsChanged: () => {
@@ -292,18 +295,19 @@ export class ServerConnection implements ConnectionCore {
         await closeQuietly(client, built);
         throw this.closedWhileConnecting(built.kind);
       }
-      const direct = built.kind === "stdio" ? DirectToolCalls.attach(client, built.transport) : undefined;
-      const live: Live = { client, built, generation, direct };
+      const live: Live = { client, built, generation };
       this.open = live;
       this.failures = 0;
       this.nextAttemptAt = 0;
       this.lastError = undefined;
       this.connectedAt = Date.now();
       const pid = built.stdio?.pid;
+      const protocolVersion = client.getNegotiatedProtocolVersion();
       this.emit("connected", {
         serverName: this.name,
         transport: built.kind,
         ...(pid !== undefined ? { pid } : {}),
+        ...(protocolVersion ? { protocolVersion } : {}),
         attempt,
         durationMs: performance.now() - started,
       });

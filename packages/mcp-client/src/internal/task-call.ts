@@ -3,16 +3,20 @@
  * pace, fetch `tasks/result`, and cancel the task (`tasks/cancel`) when the caller gives up. Deadlines
  * are the caller's: `signal` fires on cancellation and timeouts, with the reason the error mapping reads.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   type CallToolRequest,
-  CreateTaskResultSchema,
-  ErrorCode,
-  McpError,
+  type Client,
   type Progress,
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestOptions,
+} from "@modelcontextprotocol/client";
+import {
+  CancelTaskResultSchema,
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
   ResultSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/core";
 
 /** Bounds of the wait between two `tasks/get` (the server suggests `pollInterval`). */
 const MIN_POLL_MS = 50;
@@ -75,10 +79,14 @@ export async function callToolAsTask(client: Client, options: TaskCallOptions): 
   };
   if (signal.aborted) throw signal.reason;
   signal.addEventListener("abort", onAbort, { once: true });
-  const request: RequestOptions = { signal: creation.signal, timeout: MAX_TIMER_MS, task: {} };
+  const request: RequestOptions = { signal: creation.signal, timeout: MAX_TIMER_MS };
   if (options.onprogress) request.onprogress = options.onprogress;
   const creating = options.send(() =>
-    client.request({ method: "tools/call", params: options.params }, CreateTaskResultSchema, request),
+    client.request(
+      { method: "tools/call", params: { ...options.params, task: {} } },
+      CreateTaskResultSchema,
+      request,
+    ),
   );
   let created: Awaited<typeof creating>;
   try {
@@ -105,16 +113,16 @@ export async function callToolAsTask(client: Client, options: TaskCallOptions): 
       // input_required: tasks/result delivers the server's queued requests (elicitation) and then blocks
       // until the task ends; completed/failed: it returns the stored tool result.
       if (task.status === "completed" || task.status === "failed" || task.status === "input_required") {
-        return await client.experimental.tasks.getTaskResult(taskId, ResultSchema, polling);
+        return await client.request({ method: "tasks/result", params: { taskId } }, ResultSchema, polling);
       }
       if (task.status === "cancelled") {
-        throw new McpError(
-          ErrorCode.InternalError,
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
           `the server cancelled task ${taskId}${task.statusMessage ? ` (${task.statusMessage})` : ""}`,
         );
       }
       await sleep(pollDelay(task.pollInterval), signal);
-      task = await client.experimental.tasks.getTask(taskId, polling);
+      task = await client.request({ method: "tasks/get", params: { taskId } }, GetTaskResultSchema, polling);
     }
   } catch (error) {
     if (signal.aborted) await cancelTask(client, taskId);
@@ -136,5 +144,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /** Ask the server to cancel a task; best effort, bounded, never throws. */
 export async function cancelTask(client: Client, taskId: string): Promise<void> {
-  await client.experimental.tasks.cancelTask(taskId, { timeout: CANCEL_TIMEOUT_MS }).catch(() => {});
+  await client
+    .request({ method: "tasks/cancel", params: { taskId } }, CancelTaskResultSchema, {
+      timeout: CANCEL_TIMEOUT_MS,
+    })
+    .catch(() => {});
 }

@@ -2,10 +2,11 @@
  * One server's tool cache: `tools/list` with pagination read loosely, the last list, `toolsChanged` on
  * a difference, and the coalesced background refresh on `notifications/tools/list_changed`.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { PaginatedResultSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
+import { PaginatedResultSchema } from "@modelcontextprotocol/core";
 import type { DiscoveredTool } from "../discover-tools.js";
 import { MCPRequestError } from "../errors.js";
+import { SCHEMA_VALIDATOR } from "./client-setup.js";
 import type { ConnectionCore } from "./connection-types.js";
 import { diffTools, hasChanges, readTools } from "./tools.js";
 
@@ -15,9 +16,22 @@ const REFRESH_QUIET_MS = 300;
 /** ...or this long after the first of those changes, whichever comes first. */
 const REFRESH_MAX_WAIT_MS = 5000;
 
-/** The SDK's private cache of output-schema validators (filled by its own listTools). */
-interface ToolMetadataCache {
-  cacheToolMetadata(tools: Tool[]): void;
+/** A compiled output-schema check: `undefined` when the value matches, else what is wrong. */
+export type OutputCheck = (value: unknown) => string | undefined;
+
+/** The SDK's JSON Schema validator compiled for `schema`, or `undefined` when it cannot be compiled. */
+function compile(schema: NonNullable<Tool["outputSchema"]>): OutputCheck | undefined {
+  try {
+    const validate = SCHEMA_VALIDATOR.getValidator(
+      schema as Parameters<typeof SCHEMA_VALIDATOR.getValidator>[0],
+    );
+    return (value) => {
+      const result = validate(value);
+      return result.valid ? undefined : (result.errorMessage ?? "it does not match");
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The tools of one server, as last discovered. */
@@ -25,6 +39,8 @@ export class ToolCache {
   /** Last discovered tools (undefined until the first discovery). */
   tools: DiscoveredTool[] | undefined;
 
+  private definitions = new Map<string, Tool>();
+  private outputChecks = new Map<string, OutputCheck>();
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private lastChangeAt = 0;
@@ -82,28 +98,32 @@ export class ToolCache {
       });
     }
     const { tools, valid } = readTools(this.core.config.name, raw);
-    this.cacheValidators(live.client, valid, tools);
+    this.cacheValidators(valid, tools);
     this.updateTools(tools, emitOnFirst);
     return tools;
   }
 
-  // Give the SDK the output schemas of the whole list (its own listTools keeps only the last page's);
-  // a schema that cannot be compiled (e.g. a $ref loop) is left out and flagged instead of failing all.
-  private cacheValidators(client: Client, valid: Tool[], tools: DiscoveredTool[]): void {
-    const cache = client as unknown as ToolMetadataCache;
-    if (typeof cache.cacheToolMetadata !== "function") return;
-    try {
-      cache.cacheToolMetadata(valid);
-      return;
-    } catch {
-      // One schema does not compile: find which, below.
-    }
-    const good: Tool[] = [];
+  /** The definition of a tool as the server listed it (what the SDK checks a call's result against). */
+  definition(toolName: string): Tool | undefined {
+    return this.definitions.get(toolName);
+  }
+
+  /** The compiled output-schema check of a tool, when it declares one that compiles. */
+  outputCheck(toolName: string): OutputCheck | undefined {
+    return this.outputChecks.get(toolName);
+  }
+
+  // Keep the definitions of the whole list for callTool's `toolDefinition`; an output schema that cannot
+  // be compiled (e.g. a $ref loop) is left out of it and flagged, instead of failing every call.
+  private cacheValidators(valid: Tool[], tools: DiscoveredTool[]): void {
+    const definitions = new Map<string, Tool>();
+    const checks = new Map<string, OutputCheck>();
     for (const tool of valid) {
-      try {
-        cache.cacheToolMetadata([tool]);
-        good.push(tool);
-      } catch {
+      const check = tool.outputSchema ? compile(tool.outputSchema) : undefined;
+      if (check) checks.set(tool.name, check);
+      if (tool.outputSchema && !check) {
+        const { outputSchema: _dropped, ...rest } = tool;
+        definitions.set(tool.name, rest as Tool);
         for (const discovered of tools) {
           if (discovered.toolName !== tool.name) continue;
           discovered.problems = [
@@ -114,13 +134,12 @@ export class ToolCache {
             },
           ];
         }
+        continue;
       }
+      definitions.set(tool.name, tool);
     }
-    try {
-      cache.cacheToolMetadata(good);
-    } catch {
-      cache.cacheToolMetadata([]);
-    }
+    this.definitions = definitions;
+    this.outputChecks = checks;
   }
 
   private updateTools(tools: DiscoveredTool[], emitOnFirst: boolean): void {

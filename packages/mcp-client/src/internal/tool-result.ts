@@ -1,9 +1,6 @@
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  type ContentBlock,
-  ContentBlockSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock } from "@modelcontextprotocol/client";
+import { CallToolResultSchema, ContentBlockSchema } from "@modelcontextprotocol/core";
+import type { CallToolResult } from "../types.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -29,7 +26,10 @@ function note(part: unknown): ContentBlock {
  */
 export function toCallToolResult(raw: unknown): CallToolResult | undefined {
   const strict = CallToolResultSchema.safeParse(raw);
-  if (strict.success) return strict.data;
+  if (strict.success) {
+    const structured = strict.data.structuredContent;
+    if (structured === undefined || isObject(structured)) return strict.data as CallToolResult;
+  }
   if (!isObject(raw)) return undefined;
   const repaired: Record<string, unknown> = { ...raw };
   if (Array.isArray(raw.content)) {
@@ -42,5 +42,5 @@ export function toCallToolResult(raw: unknown): CallToolResult | undefined {
     delete repaired.structuredContent;
   }
   const again = CallToolResultSchema.safeParse(repaired);
-  return again.success ? again.data : undefined;
+  return again.success ? (again.data as CallToolResult) : undefined;
 }

@@ -1,4 +1,5 @@
-import { type Tool, ToolSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
+import { ToolSchema } from "@modelcontextprotocol/core";
 import type {
   DiscoveredTool,
   MCPJsonSchema,

@@ -2,15 +2,15 @@
  * Helpers of the contract tests: a real SDK client and server joined by the SDK's own in-memory
  * transport, and a bare transport whose incoming messages the test delivers one by one.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client, InMemoryTransport, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestFailure } from "../../src/internal/classify-error.js";
 import { Redactor } from "../../src/internal/redactor.js";
 
-/** A connected real client/server pair; `close` ends both. */
+/**
+ * A connected real client (the v2 SDK's, as the manager uses) and server (a v1 SDK server, as many
+ * deployed servers are) pair; `close` ends both.
+ */
 export async function linked(server: Server): Promise<{ client: Client; close: () => Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "contract", version: "1.0.0" });

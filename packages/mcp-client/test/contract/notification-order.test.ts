@@ -5,8 +5,7 @@
  * stdout chunk would lose the progress (its handler is removed with the response) unless the transport
  * holds later messages back for two microtasks. If the SDK changes either side, these tests say which.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import { Client, type Progress } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPStdioTransport } from "../../src/mcp-stdio-transport.js";
 import { HandFedTransport } from "./loopback.js";
@@ -23,7 +22,7 @@ async function callWithProgress() {
   closers.push(() => client.close().catch(() => {}));
   await client.connect(transport);
   const progress: Progress[] = [];
-  const call = client.callTool({ name: "slow" }, undefined, { onprogress: (value) => progress.push(value) });
+  const call = client.callTool({ name: "slow" }, { onprogress: (value) => progress.push(value) });
   const request = await transport.request("tools/call");
   const token = (request.params as { _meta?: { progressToken?: string | number } })._meta?.progressToken;
   expect(token, "the SDK sends a progressToken when onprogress is given").toBeDefined();
@@ -103,10 +102,13 @@ describe("SDK ordering of notifications and responses (why MCPStdioTransport wai
     closers.push(() => client.close().catch(() => {}));
     await client.connect(transport, { timeout: 60_000 });
     const progress: Progress[] = [];
-    const result = await client.callTool({ name: "slow" }, undefined, {
-      timeout: 60_000,
-      onprogress: (value) => progress.push(value),
-    });
+    const result = await client.callTool(
+      { name: "slow" },
+      {
+        timeout: 60_000,
+        onprogress: (value) => progress.push(value),
+      },
+    );
     expect(result.content).toEqual([{ type: "text", text: "done" }]);
     expect(progress).toEqual([
       { progress: 1, total: 2 },

@@ -106,6 +106,7 @@ const COMMON_KEYS = [
   "max_total_timeout",
   "max_concurrent_calls",
   "max_message_bytes",
+  "protocol_version",
   "transport",
 ];
 const STDIO_KEYS = [...COMMON_KEYS, "command", "args", "env", "cwd"];
@@ -183,6 +184,9 @@ function server(value: unknown): Data {
   optional(out, "max_total_timeout", input.max_total_timeout, (v) => seconds(v));
   optional(out, "max_concurrent_calls", input.max_concurrent_calls, (v) => int(v, 1));
   optional(out, "max_message_bytes", input.max_message_bytes, (v) => int(v, 1024));
+  optional(out, "protocol_version", input.protocol_version, (v) =>
+    v === "auto" || v === "2025-11-25" || v === "2026-07-28" ? v : giveUp(),
+  );
   out.transport = transport;
   if (transport === "stdio") {
     out.command = placeholderString(input.command);

@@ -127,6 +127,22 @@ describe("import errors point into the source file", () => {
   });
 });
 
+describe("importing protocolVersion", () => {
+  it("carries protocolVersion over as protocol_version, absent meaning auto", () => {
+    const config = parseMCPConfig(
+      '{"mcpServers": {"a": {"url": "https://a.example/mcp", "protocolVersion": "2026-07-28"}, "b": {"command": "b"}}}',
+    );
+    expect(config.servers.map((s) => s.protocolVersion)).toEqual(["2026-07-28", undefined]);
+    expect(stringifyMCPConfig(config)).toContain("protocol_version: 2026-07-28");
+  });
+
+  it("refuses a revision it does not know, naming the field", () => {
+    expect(() =>
+      parseMCPConfig('{"mcpServers": {"a": {"command": "a", "protocolVersion": "2024-11-05"}}}'),
+    ).toThrow(/protocol_version: expected one of "auto", "2025-11-25", "2026-07-28"/);
+  });
+});
+
 describe("importing an oauth block", () => {
   const text = JSON.stringify({
     mcpServers: {

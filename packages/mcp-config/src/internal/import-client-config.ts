@@ -29,6 +29,8 @@ const HANDLED_KEYS = new Set([
   "disabled",
   "description",
   "oauth",
+  "protocolVersion",
+  "protocol_version",
 ]);
 // Keys other clients use for their own features; nothing to convert, so they are dropped quietly.
 const CLIENT_KEYS = new Set([
@@ -208,6 +210,9 @@ export function importClientConfig(
     const out: Record<string, unknown> = { name, enabled: entry.disabled !== true };
     if (name !== originalName) out.display_name = originalName;
     if (typeof entry.description === "string") out.description = entry.description;
+    // Which MCP revision to speak (`auto`, `2025-11-25`, `2026-07-28`); the schema checks the value.
+    const protocolVersion = entry.protocolVersion ?? entry.protocol_version;
+    if (protocolVersion !== undefined) out.protocol_version = protocolVersion;
     const url = entry.url ?? entry.serverUrl;
     const type = entry.type;
     const isHttp =

@@ -4,8 +4,10 @@
 // refresh tokens, client_credentials with a secret or a private-key JWT (RFC 7523), scopes and step-up.
 // The authorize endpoint needs no browser: it redirects straight back to the redirect_uri with a code.
 // Everything it sees is counted in `GET /admin/oauth` so tests can prove what the client did.
+
 import { createHash, createPublicKey, randomBytes, timingSafeEqual, verify } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { HOSTILE_TEXT } from "./hostile-text.mjs";
 
 const list = (value) => (typeof value === "string" ? value.split(",").filter(Boolean) : []);
 const b64url = (buffer) => Buffer.from(buffer).toString("base64url");
@@ -261,7 +263,11 @@ export function createOAuthServer(options, getOrigin) {
         return true;
       }
       const back = new URL(record.redirect_uri);
-      if (
+      if (options.hostileAuthorizeError) {
+        // The authorization server refuses, with an error_description that attacks the terminal.
+        back.searchParams.set("error", "access_denied");
+        back.searchParams.set("error_description", HOSTILE_TEXT);
+      } else if (
         q.get("response_type") !== "code" ||
         record.code_challenge_method !== "S256" ||
         !q.get("code_challenge")

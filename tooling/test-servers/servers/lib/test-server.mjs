@@ -11,6 +11,7 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { addHostileText, interceptCall } from "./hostile-text.mjs";
 
 export { parseArgs } from "./args.mjs";
 
@@ -483,10 +484,12 @@ export function createTestServer(options, state = createState()) {
   const callTool = server.server._requestHandlers.get("tools/call");
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     if (request.params.name === "rpc_error") throw new McpError(-32050, "the test server refuses this call");
+    if (options.hostileText) interceptCall(request);
     return callTool(request, extra);
   });
   if (options.hangPing) server.server.setRequestHandler(PingRequestSchema, () => new Promise(() => {}));
   if (options.lenientResources) addLenientResources(server);
+  if (options.hostileText) addHostileText(server);
   return server;
 }
 

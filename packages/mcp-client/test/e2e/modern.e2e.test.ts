@@ -1,0 +1,94 @@
+// The 2026-07-28 revision: a stateless 2026-only server written with the official v2 SDK is reached
+// with the default config (protocol_version absent = auto), over HTTP and stdio; a 2025-only server is
+// still reached with auto (fallback); pins are honoured; input_required rounds go to the elicitation
+// handler; a JSON-RPC -32000 from a live server is an RPC_ERROR.
+import {
+  httpTestServer,
+  modernStdioTestServer,
+  startModernTestServer,
+  stdioTestServer,
+} from "@agentforge/test-servers";
+import { afterEach, describe, expect, it } from "vitest";
+import type { MCPElicitationRequest } from "../../src/elicitation.js";
+import { MCPConnectionError, MCPRequestError } from "../../src/errors.js";
+import { cleanup, manager, onCleanup, rejectionOf, textOf } from "./helpers.js";
+
+afterEach(cleanup);
+
+async function modernHttp(name = "modern") {
+  const server = await startModernTestServer();
+  onCleanup(() => server.stop());
+  return httpTestServer(name, server.url);
+}
+
+describe("2026-07-28 (stateless, v2 SDK server)", { timeout: 180_000 }, () => {
+  it("HTTP, default config: negotiates 2026-07-28 and shows it in status, health and the connected event", async () => {
+    const m = manager([await modernHttp()]);
+    const connected: unknown[] = [];
+    m.on("connected", (event) => connected.push(event.protocolVersion));
+    expect(textOf(await m.callTool("modern", "echo", { text: "hi" }))).toBe("hi");
+    expect(m.connectionStatus("modern").protocolVersion).toBe("2026-07-28");
+    const health = await m.healthCheck("modern");
+    expect(health).toMatchObject({ status: "healthy", protocolVersion: "2026-07-28" });
+    expect(connected).toEqual(["2026-07-28"]);
+  });
+
+  it("stdio, default config: negotiates 2026-07-28 with server/discover", async () => {
+    const m = manager([modernStdioTestServer("modern-stdio")]);
+    expect(textOf(await m.callTool("modern-stdio", "echo", { text: "over stdio" }))).toBe("over stdio");
+    expect(m.connectionStatus("modern-stdio").protocolVersion).toBe("2026-07-28");
+  });
+
+  it("a 2025-only server (v1 SDK) is reached with auto through the initialize fallback, and pinned 2025", async () => {
+    const m = manager([
+      stdioTestServer("old-auto"),
+      stdioTestServer("old-pinned", {}, { protocolVersion: "2025-11-25" }),
+    ]);
+    await m.callTool("old-auto", "echo", { text: "a" });
+    await m.callTool("old-pinned", "echo", { text: "b" });
+    expect(m.connectionStatus("old-auto").protocolVersion).toBe("2025-11-25");
+    expect(m.connectionStatus("old-pinned").protocolVersion).toBe("2025-11-25");
+  });
+
+  it("pinning 2025-11-25 against a 2026-only server fails with a typed connection error", async () => {
+    const m = manager([{ ...(await modernHttp("pinned-old")), protocolVersion: "2025-11-25" }]);
+    const error = await rejectionOf(m.callTool("pinned-old", "echo", { text: "x" }));
+    expect(MCPConnectionError.isInstance(error)).toBe(true);
+  });
+
+  it("pinning 2026-07-28 against a 2025-only server fails with a typed connection error", async () => {
+    const m = manager([stdioTestServer("old", {}, { protocolVersion: "2026-07-28", connectionTimeout: 20 })]);
+    const error = await rejectionOf(m.callTool("old", "echo", { text: "x" }));
+    expect(MCPConnectionError.isInstance(error)).toBe(true);
+  });
+
+  it("an input_required round goes to the elicitation handler (defaults filled); requestState comes back untouched", async () => {
+    const asked: MCPElicitationRequest[] = [];
+    const m = manager([await modernHttp()], {
+      elicitation: async (request) => {
+        asked.push(request);
+        // `excited` left out: filled from the schema's default (SEP-1034).
+        return { action: "accept", content: { name: "Grace" } };
+      },
+    });
+    const result = await m.callTool("modern", "ask", {});
+    expect(textOf(result)).toBe("hello Grace excited=true (state state-1:\u00e9\u{1F600})");
+    expect(asked).toMatchObject([{ mode: "form", serverName: "modern", message: "Your name?" }]);
+  });
+
+  it("two rounds in one call, each answered by the handler", async () => {
+    let n = 0;
+    const m = manager([await modernHttp()], {
+      elicitation: async () => ({ action: "accept", content: { v: `answer${++n}` } }),
+    });
+    expect(textOf(await m.callTool("modern", "ask_twice", {}))).toBe("answer1 then answer2");
+  });
+
+  it("a JSON-RPC -32000 from a live server is RPC_ERROR, not CONNECTION_LOST; the connection stays", async () => {
+    const m = manager([await modernHttp()]);
+    const error = await rejectionOf(m.callTool("modern", "fail", { code: -32000, message: "busy" }));
+    expect(MCPRequestError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "RPC_ERROR", rpcCode: -32000 });
+    expect(textOf(await m.callTool("modern", "echo", { text: "still" }))).toBe("still");
+  });
+});

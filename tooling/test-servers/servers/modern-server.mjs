@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// A real MCP server written with the official v2 SDK (`@modelcontextprotocol/server`) that speaks ONLY
+// the 2026-07-28 revision, statelessly: over Streamable HTTP (default; prints `ready <url>` on stderr)
+// or stdio (`--stdio`). A 2025 client (initialize) is refused. Tools:
+//   echo {text}           -> text
+//   ask {}                -> an input_required round: a form elicitation `name` (default "Ada"), then
+//                            "hello <name> (state <requestState>)"; declining gives "declined"
+//   ask_twice {}          -> two rounds (each a form elicitation), then both answers
+//   ask_sampling {}       -> an input_required round asking for sampling (a client must refuse it)
+//   fail {code, message}  -> a JSON-RPC error with that code
+//   region_echo {region}  -> `region` is annotated x-mcp-header: Region; answers the Mcp-Param-Region
+//                            header the server received (HTTP) and the argument
+import { createServer } from "node:http";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  acceptedContent,
+  createMcpHandler,
+  inputRequired,
+  inputResponse,
+  McpServer,
+  ProtocolError,
+} from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { z } from "zod";
+
+const stdio = process.argv.includes("--stdio");
+const text = (value) => ({ content: [{ type: "text", text: value }] });
+let lastHeaders = {};
+
+function build() {
+  const server = new McpServer(
+    { name: "modern-test-server", version: "1.0.0" },
+    { capabilities: { tools: {} } },
+  );
+  server.registerTool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text: value }) =>
+    text(value),
+  );
+  server.registerTool("ask", { inputSchema: z.object({}) }, async (_args, ctx) => {
+    const view = inputResponse(ctx.mcpReq.inputResponses, "name");
+    if (view.kind === "missing") {
+      return inputRequired({
+        inputRequests: {
+          name: inputRequired.elicit({
+            message: "Your name?",
+            requestedSchema: {
+              type: "object",
+              properties: {
+                name: { type: "string", default: "Ada" },
+                excited: { type: "boolean", default: true },
+              },
+              required: ["name"],
+            },
+          }),
+        },
+        requestState: "state-1:\u00e9\u{1F600}",
+      });
+    }
+    if (view.kind !== "elicit" || view.action !== "accept") return text("declined");
+    const content = acceptedContent(ctx.mcpReq.inputResponses, "name") ?? {};
+    const state = ctx.mcpReq.requestState();
+    return text(`hello ${content.name} excited=${content.excited} (state ${state})`);
+  });
+  server.registerTool("ask_twice", { inputSchema: z.object({}) }, async (_args, ctx) => {
+    const state = ctx.mcpReq.requestState();
+    const responses = ctx.mcpReq.inputResponses;
+    const form = (message) =>
+      inputRequired.elicit({
+        message,
+        requestedSchema: { type: "object", properties: { v: { type: "string" } }, required: ["v"] },
+      });
+    if (state === undefined)
+      return inputRequired({ inputRequests: { a: form("first?") }, requestState: "r1" });
+    if (state === "r1") {
+      const a = acceptedContent(responses, "a")?.v;
+      return inputRequired({ inputRequests: { b: form("second?") }, requestState: `r2:${a}` });
+    }
+    return text(`${String(state).slice(3)} then ${acceptedContent(responses, "b")?.v}`);
+  });
+  server.registerTool("ask_sampling", { inputSchema: z.object({}) }, async (_args, ctx) => {
+    const view = inputResponse(ctx.mcpReq.inputResponses, "s");
+    if (view.kind === "missing") {
+      return inputRequired({
+        inputRequests: {
+          s: inputRequired.createMessage({
+            messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+            maxTokens: 5,
+          }),
+        },
+      });
+    }
+    return text(`sampling answered: ${view.kind}`);
+  });
+  server.registerTool(
+    "fail",
+    { inputSchema: z.object({ code: z.number(), message: z.string() }) },
+    async () => text("unreachable"),
+  );
+  server.registerTool(
+    "region_echo",
+    {
+      inputSchema: z.object({ region: z.string().meta({ "x-mcp-header": "Region" }) }),
+    },
+    async ({ region }) => text(`header=${lastHeaders["mcp-param-region"] ?? "(none)"} arg=${region}`),
+  );
+  // McpServer turns every tool failure into an isError result; `fail` answers with a real JSON-RPC error
+  // (as servers built on other SDKs do), through the low-level server's tools/call handler.
+  const callTool = server.server._requestHandlers.get("tools/call");
+  server.server.setRequestHandler("tools/call", (request, ctx) => {
+    if (request.params.name === "fail") {
+      const { code, message } = request.params.arguments ?? {};
+      throw new ProtocolError(Number(code), String(message));
+    }
+    return callTool(request, ctx);
+  });
+  return server;
+}
+
+if (stdio) {
+  await serveStdio(build);
+} else {
+  const handler = toNodeHandler(createMcpHandler(build, { legacy: "reject" }));
+  const http = createServer((req, res) => {
+    lastHeaders = req.headers;
+    if (req.url !== "/mcp") {
+      res.writeHead(404).end();
+      return;
+    }
+    handler(req, res);
+  });
+  http.listen(0, "127.0.0.1", () => {
+    process.stderr.write(`ready http://127.0.0.1:${http.address().port}/mcp\n`);
+  });
+  const stop = () => http.close(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
