@@ -266,7 +266,12 @@ describe("the /mcp page", () => {
 
   it("saves a screenshot of the page", async () => {
     mkdirSync(TEST_OUTPUT, { recursive: true });
-    await page.locator('li.card[data-server="local-tools"]').scrollIntoViewIfNeeded();
+    // The cards are re-rendered every 2 s: a locator's scroll can find its element detached midway (seen
+    // once), so wait for the card, then scroll in one page-side step.
+    await page.locator('li.card[data-server="local-tools"]').waitFor();
+    await page.evaluate(() =>
+      document.querySelector('li.card[data-server="local-tools"]')?.scrollIntoView({ block: "center" }),
+    );
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
   });
