@@ -7,6 +7,7 @@ import type { NewConfirmation } from "../../src/run-store/confirmations.js";
 import { FileRunRepository } from "../../src/run-store/file-run-repository.js";
 import { openPostgresRunRepository } from "../../src/run-store/postgres/postgres-run-repository.js";
 import type { RunRepository, StoredRun } from "../../src/run-store/run-repository.js";
+import { type Roster, type Served, startServe } from "./mcp-fixtures.js";
 
 /** A preview that would be markup, an escape sequence and a fake prompt if it were not kept as text. */
 export const HOSTILE_PREVIEW =
@@ -110,5 +111,23 @@ export function requireConfirmation(config: string): void {
       grant,
       `  documentation:\n    allow: [filesystem.*, sequential-thinking.*]\n    confirm: [${CONFIRMED_TOOL}]\n`,
     ),
+  );
+}
+
+/** `agentforge serve` on the roster's config, state folder and allowed base (files mode), with extra variables. */
+export function serveRoster(roster: Roster, env: Record<string, string> = {}): Promise<Served> {
+  return startServe(
+    [
+      "--port",
+      "0",
+      "--no-check",
+      "--config",
+      roster.config,
+      "--state-dir",
+      roster.stateDir,
+      "--allowed-base",
+      roster.base,
+    ],
+    { env: { ...roster.env, ...env }, cwd: roster.dir },
   );
 }

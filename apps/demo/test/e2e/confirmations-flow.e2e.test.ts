@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentforge } from "./cli.js";
-import { CONFIRMED_TOOL, callApi, requireConfirmation } from "./confirmation-fixtures.js";
+import { CONFIRMED_TOOL, callApi, requireConfirmation, serveRoster } from "./confirmation-fixtures.js";
 import { type Roster, readSse, type Served, startServe, tempRoster } from "./mcp-fixtures.js";
 
 const POLL = { timeout: 120_000, interval: 200 };
@@ -58,20 +58,7 @@ const callsOf = async (id: string) => (await api("GET", `/api/v1/runs/${id}`)).j
 beforeAll(async () => {
   roster = await tempRoster();
   requireConfirmation(roster.config);
-  served = await startServe(
-    [
-      "--port",
-      "0",
-      "--no-check",
-      "--config",
-      roster.config,
-      "--state-dir",
-      roster.stateDir,
-      "--allowed-base",
-      roster.base,
-    ],
-    { env: roster.env, cwd: roster.dir },
-  );
+  served = await serveRoster(roster);
 }, 120_000);
 
 afterAll(async () => {

@@ -14,8 +14,9 @@ import {
   HOSTILE_PREVIEW,
   requireConfirmation,
   seedAwaitingRun,
+  serveRoster,
 } from "./confirmation-fixtures.js";
-import { type Roster, type Served, startServe, tempRoster } from "./mcp-fixtures.js";
+import { type Roster, type Served, tempRoster } from "./mcp-fixtures.js";
 
 const POLL = { timeout: 120_000, interval: 250 };
 
@@ -34,20 +35,7 @@ beforeAll(async () => {
     configPath: realpathSync(roster.config),
     calls: [{ callId: "call-1", argumentsPreview: HOSTILE_PREVIEW, annotations: { destructiveHint: true } }],
   });
-  served = await startServe(
-    [
-      "--port",
-      "0",
-      "--no-check",
-      "--config",
-      roster.config,
-      "--state-dir",
-      roster.stateDir,
-      "--allowed-base",
-      roster.base,
-    ],
-    { env: roster.env, cwd: roster.dir },
-  );
+  served = await serveRoster(roster);
   context = await launchBrowser(roster.dir, { viewport: { width: 1280, height: 900 } });
   page = context.pages()[0] ?? (await context.newPage());
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));

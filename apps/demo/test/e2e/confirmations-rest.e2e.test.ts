@@ -7,8 +7,8 @@ import { createHash } from "node:crypto";
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callApi, HOSTILE_PREVIEW, seedAwaitingRun } from "./confirmation-fixtures.js";
-import { type Roster, readSse, type Served, startServe, tempRoster } from "./mcp-fixtures.js";
+import { callApi, HOSTILE_PREVIEW, seedAwaitingRun, serveRoster } from "./confirmation-fixtures.js";
+import { type Roster, readSse, type Served, tempRoster } from "./mcp-fixtures.js";
 
 const TOKEN = `token-${Math.random().toString(36).slice(2)}`;
 const FINGERPRINT = `token:${createHash("sha256").update(TOKEN).digest("hex").slice(0, 12)}`;
@@ -32,20 +32,7 @@ beforeAll(async () => {
     calls: [{ callId: "call-a1", argumentsPreview: HOSTILE_PREVIEW }, { callId: "call-a2" }],
   });
   runB = await seedAwaitingRun(roster.stateDir, { ...seed, calls: [{ callId: "call-b1" }] });
-  served = await startServe(
-    [
-      "--port",
-      "0",
-      "--no-check",
-      "--config",
-      roster.config,
-      "--state-dir",
-      roster.stateDir,
-      "--allowed-base",
-      roster.base,
-    ],
-    { env: { ...roster.env, AGENTFORGE_API_TOKEN: TOKEN }, cwd: roster.dir },
-  );
+  served = await serveRoster(roster, { AGENTFORGE_API_TOKEN: TOKEN });
 }, 120_000);
 
 afterAll(async () => {

@@ -14,6 +14,7 @@ interface PageElement {
   textContent: string | null;
   labels?: { length: number } | null;
   getAttribute(name: string): string | null;
+  scrollIntoView(options?: { block?: "start" | "center" | "end" | "nearest" }): void;
 }
 declare const document: {
   activeElement: PageElement | null;
