@@ -57,6 +57,14 @@ export interface MCPCallToolOptions {
   maxTotalTimeoutMs?: number;
   /** Receives the server's progress notifications for this call. */
   onprogress?: (progress: Progress) => void;
+  /**
+   * Extra `_meta` of this call's request (e.g. `io.agentforge/roots`). Protocol keys
+   * (`io.modelcontextprotocol/...`, `progressToken`, `traceparent`, `tracestate`) are never taken from
+   * it; at most 16 KiB as JSON (a larger one is a `RangeError`).
+   */
+  meta?: Record<string, unknown>;
+  /** W3C trace context of this call, sent as `_meta.traceparent` / `_meta.tracestate`. */
+  traceContext?: { traceparent: string; tracestate?: string };
 }
 
 /** Status of a health check. */

@@ -106,12 +106,18 @@ function build() {
   // (as servers built on other SDKs do), through the low-level server's tools/call handler.
   const callTool = server.server._requestHandlers.get("tools/call");
   server.server.setRequestHandler("tools/call", (request, ctx) => {
+    if (request.params.name === "meta_echo") {
+      return text(JSON.stringify({ meta: request.params._meta ?? {}, envelope: ctx.mcpReq.envelope ?? {} }));
+    }
     if (request.params.name === "fail") {
       const { code, message } = request.params.arguments ?? {};
       throw new ProtocolError(Number(code), String(message));
     }
     return callTool(request, ctx);
   });
+  server.registerTool("meta_echo", { inputSchema: z.object({}) }, async (_args, ctx) =>
+    text(JSON.stringify({ meta: ctx.mcpReq._meta ?? {}, envelope: ctx.mcpReq.envelope ?? {} })),
+  );
   return server;
 }
 

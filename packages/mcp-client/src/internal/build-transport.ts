@@ -17,7 +17,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, MCPStdioTransport } from "../mcp-stdio-trans
 import { MCPMemoryTokenStore } from "../oauth-token-store.js";
 import type { CreateTransportOptions } from "../types.js";
 import { AuthorizationCodeProvider, DEFAULT_LOGIN_TIMEOUT_MS } from "./authorization-code.js";
-import { mtlsFetch, oauthProvider } from "./http-auth.js";
+import { boundedAuthFetch, mtlsFetch, oauthProvider } from "./http-auth.js";
 import { type Redactor, redactorFor } from "./redactor.js";
 
 /** Variables every stdio child inherits: the SDK's own safe list, nothing else leaks in implicitly. */
@@ -157,6 +157,9 @@ export async function buildHttpTransport(
   } else if (auth.type === "oauth") {
     authProvider = await oauthProvider(auth, env, config.name, redactor);
   }
+  // OAuth: every answer that is not the MCP endpoint's own (metadata, registration, tokens) is bounded.
+  if (auth.type === "oauth")
+    fetch = boundedAuthFetch(fetch ?? globalThis.fetch, resolvedConfig.url, config.name);
   const transportOptions = {
     requestInit: { headers },
     ...(fetch ? { fetch } : {}),

@@ -16,6 +16,51 @@ import { callToolAsTask } from "./task-call.js";
 import type { ToolCache } from "./tool-cache.js";
 import { toCallToolResult } from "./tool-result.js";
 
+/** The most a caller's `_meta` may weigh, as JSON. */
+export const MAX_CALLER_META_BYTES = 16 * 1024;
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const TRACESTATE = /^[\x20-\x7e]{0,512}$/;
+const isProtocolKey = (key: string) =>
+  key.startsWith("io.modelcontextprotocol/") ||
+  key === "progressToken" ||
+  key === "traceparent" ||
+  key === "tracestate";
+
+/** The `_meta` of a call from the caller's `meta` and `traceContext` (see `MCPCallToolOptions`). */
+function callMeta(options: MCPCallToolOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (options.meta !== undefined) {
+    if (typeof options.meta !== "object" || options.meta === null || Array.isArray(options.meta)) {
+      throw new TypeError("callTool options.meta: expected a plain object of _meta keys");
+    }
+    for (const [key, value] of Object.entries(options.meta)) if (!isProtocolKey(key)) out[key] = value;
+    const size = Buffer.byteLength(JSON.stringify(out));
+    if (size > MAX_CALLER_META_BYTES) {
+      throw new RangeError(
+        `callTool options.meta is ${size} bytes as JSON; expected at most ${MAX_CALLER_META_BYTES}`,
+      );
+    }
+  }
+  const trace = options.traceContext;
+  if (trace) {
+    if (!TRACEPARENT.test(trace.traceparent)) {
+      throw new RangeError(
+        "callTool options.traceContext.traceparent: expected a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)",
+      );
+    }
+    out.traceparent = trace.traceparent;
+    if (trace.tracestate !== undefined) {
+      if (!TRACESTATE.test(trace.tracestate)) {
+        throw new RangeError(
+          "callTool options.traceContext.tracestate: expected at most 512 printable ASCII characters",
+        );
+      }
+      out.tracestate = trace.tracestate;
+    }
+  }
+  return out;
+}
+
 /** Sends one server's tool calls and resource/prompt requests. */
 export class CallPath {
   private readonly slots: Semaphore | undefined;
@@ -57,6 +102,8 @@ export class CallPath {
     if (options.onprogress || resetTimeoutOnProgress)
       request.onprogress = options.onprogress ? guardedProgress(options.onprogress) : ignoreProgress;
     const params: CallToolRequest["params"] = args ? { name: toolName, arguments: args } : { name: toolName };
+    const meta = options.meta || options.traceContext ? callMeta(options) : undefined;
+    if (meta) params._meta = meta;
     try {
       live = this.core.live ?? (await this.core.ensure(signal));
       if (runsToolTasks(live.client) && (await this.taskSupport(toolName, signal)) === "required") {

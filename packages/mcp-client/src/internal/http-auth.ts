@@ -275,3 +275,54 @@ export async function mtlsFetch(auth: MtlsAuth, env: EnvSource, serverName: stri
     undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
   return { fetch, close: () => agent.close() };
 }
+
+/** The largest answer accepted from an authorization server (metadata, registration, token). */
+export const MAX_AUTH_BODY_BYTES = 1024 * 1024;
+
+/**
+ * `inner`, with every answer from a URL other than the MCP endpoint itself (the OAuth metadata,
+ * registration and token endpoints) read to at most MAX_AUTH_BODY_BYTES: a larger one (declared or
+ * streamed) fails the request instead of being read whole. The MCP endpoint's answers (SSE streams) pass.
+ */
+export function boundedAuthFetch(inner: FetchLike, mcpUrl: string, serverName: string): FetchLike {
+  const endpoint = new URL(mcpUrl);
+  const isMcp = (target: URL) => target.origin === endpoint.origin && target.pathname === endpoint.pathname;
+  return async (url, init) => {
+    const response = await inner(url, init);
+    const target = new URL(typeof url === "string" || url instanceof URL ? url : (url as Request).url);
+    if (isMcp(target) || !response.body) return response;
+    const tooLarge = () =>
+      new MCPConnectionError(
+        `MCP server "${serverName}": the answer of ${target.origin}${target.pathname} is larger than ${MAX_AUTH_BODY_BYTES} bytes; it was refused unread.`,
+        { code: "AUTH_FAILED", serverName },
+      );
+    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+    if (declared > MAX_AUTH_BODY_BYTES) {
+      await response.body.cancel().catch((cancelError: unknown) => {
+        // The refusal below is the failure the caller sees; the cancel error adds nothing to it.
+        void cancelError;
+      });
+      throw tooLarge();
+    }
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > MAX_AUTH_BODY_BYTES) {
+        await reader.cancel().catch((cancelError: unknown) => {
+          void cancelError;
+        });
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+    return new Response(Buffer.concat(chunks), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { MIN_SECRET_LENGTH, REDACTED, Redactor, redactorFor, safeCause } from "./redactor.js";
+import {
+  basicCredentials,
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  Redactor,
+  redactorFor,
+  safeCause,
+} from "./redactor.js";
 
 describe("Redactor", () => {
   it("replaces every occurrence, longest secret first", () => {
@@ -65,5 +72,37 @@ describe("safeCause", () => {
     expect(
       JSON.stringify({ message: copy.message, stack: copy.stack, cause: String(copy.cause) }),
     ).not.toContain("super-secret-value");
+  });
+});
+
+describe("Basic client credentials", () => {
+  it("redacts base64(id:secret), plain and form-urlencoded, when an authorization server echoes it", () => {
+    const env = { CID: "client-1", CSECRET: "s3cr3t value/+&" };
+    const redactor = redactorFor(
+      {
+        name: "remote",
+        enabled: true,
+        transport: "http",
+        url: "https://remote.example/mcp",
+        headers: {},
+        auth: {
+          type: "oauth",
+          grant: "client_credentials",
+          clientIdEnvVar: "CID",
+          clientSecretEnvVar: "CSECRET",
+        },
+        connectionTimeout: 10,
+        toolTimeout: 30,
+        resetTimeoutOnProgress: false,
+      },
+      env,
+    );
+    const forms = basicCredentials(env.CID, env.CSECRET);
+    expect(forms.length).toBe(2);
+    for (const form of forms) {
+      const text = `invalid_client: got Authorization: Basic ${form}`;
+      expect(redactor.redact(text)).not.toContain(form);
+    }
+    expect(basicCredentials(undefined, "x")).toEqual([]);
   });
 });

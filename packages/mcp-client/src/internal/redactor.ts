@@ -24,7 +24,29 @@ export class Redactor extends SecretRedactor {}
  * path in a message than a leaked key.
  */
 export function redactorFor(config: MCPServerConfig, env: EnvSource): Redactor {
-  return new Redactor(configVariables(config).map(({ name }) => env[name]));
+  const redactor = new Redactor(configVariables(config).map(({ name }) => env[name]));
+  if (config.transport === "http" && config.auth.type === "oauth") {
+    const id = config.auth.clientIdEnvVar ? env[config.auth.clientIdEnvVar] : undefined;
+    const secret = config.auth.clientSecretEnvVar ? env[config.auth.clientSecretEnvVar] : undefined;
+    for (const form of basicCredentials(id, secret)) redactor.add(form);
+  }
+  return redactor;
+}
+
+/**
+ * The `Authorization: Basic` forms of a client id and secret (RFC 6749 §2.3.1: each form-urlencoded,
+ * then `id:secret` in base64; and the plain form some servers use): an authorization server that echoes
+ * the header back must not leak the secret through them.
+ */
+export function basicCredentials(id: string | undefined, secret: string | undefined): string[] {
+  if (!id || !secret) return [];
+  const encoded = (value: string) => encodeURIComponent(value).replace(/%20/g, "+");
+  return [
+    ...new Set([
+      Buffer.from(`${encoded(id)}:${encoded(secret)}`).toString("base64"),
+      Buffer.from(`${id}:${secret}`).toString("base64"),
+    ]),
+  ];
 }
 
 /**

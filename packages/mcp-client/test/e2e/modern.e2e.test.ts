@@ -91,6 +91,39 @@ describe("2026-07-28 (stateless, v2 SDK server)", { timeout: 180_000 }, () => {
     expect(textOf(await m.callTool("modern", "echo", { text: "after" }))).toBe("after");
   });
 
+  it("a caller's _meta and trace context reach the server; protocol keys are never overridden", async () => {
+    const m = manager([await modernHttp()]);
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const result = await m.callTool(
+      "modern",
+      "meta_echo",
+      {},
+      {
+        meta: {
+          "io.agentforge/roots": ["file:///work"],
+          "io.modelcontextprotocol/protocolVersion": "1999-01-01",
+          progressToken: "forged",
+        },
+        traceContext: { traceparent, tracestate: "vendor=1" },
+      },
+    );
+    const { meta: seen, envelope } = JSON.parse(textOf(result)) as Record<string, Record<string, unknown>>;
+    expect(seen).toMatchObject({
+      "io.agentforge/roots": ["file:///work"],
+      traceparent,
+      tracestate: "vendor=1",
+    });
+    expect(seen?.progressToken).toBeUndefined();
+    expect(JSON.stringify({ seen, envelope })).not.toContain("1999-01-01");
+    expect(envelope?.["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
+    await expect(
+      m.callTool("modern", "meta_echo", {}, { meta: { big: "x".repeat(20_000) } }),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      m.callTool("modern", "meta_echo", {}, { traceContext: { traceparent: "not-a-trace" } }),
+    ).rejects.toThrow(/traceparent/);
+  });
+
   it("a JSON-RPC -32000 from a live server is RPC_ERROR, not CONNECTION_LOST; the connection stays", async () => {
     const m = manager([await modernHttp()]);
     const error = await rejectionOf(m.callTool("modern", "fail", { code: -32000, message: "busy" }));
