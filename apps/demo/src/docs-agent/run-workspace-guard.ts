@@ -4,8 +4,9 @@
 // calls the servers through this guard: before a call to a workspace server, every path argument is
 // resolved (relative paths against the run's folder, symlinks followed up to the deepest existing part)
 // and must lie inside the run's folder; otherwise the call is refused locally — never sent — and the
-// model gets an error tool message it can correct. The server's own sandbox (the allowed base) stays the
-// second line of defence.
+// model gets an error tool message it can correct. Every guarded call also carries the run's folder as
+// `_meta["io.agentforge/roots"]`, so the first-party filesystem server narrows that call's sandbox to the
+// folder and checks again after it opens (a folder swapped between the two checks is refused there).
 import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { MCPToolCallClient } from "@agentforge/agent-runtime";
@@ -14,6 +15,15 @@ import { isInside } from "../shared/is-inside.js";
 
 /** The environment variable naming the workspace folder in the roster (`env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }`). */
 export const WORKSPACE_VARIABLE = "AGENTFORGE_WORKSPACE";
+
+/**
+ * The request `_meta` key with which the first-party filesystem server narrows one call's sandbox to some
+ * of its folders (`NARROW_ROOTS_META` of @agentforge/example-servers; a test pins the two together, and it
+ * is not imported so that the CLI does not load the server's code). The guard checks before the call;
+ * with this the server also checks after it opens, so a folder swapped in between is refused there.
+ * Servers that do not know the key ignore it.
+ */
+export const NARROW_ROOTS_META = "io.agentforge/roots";
 
 /** Argument names (any case) whose string values, or arrays of strings, are paths. */
 const PATH_KEY = /^(path|paths|file|files|filename|directory|dir|folder|root|source|destination|target)$/i;
@@ -129,7 +139,10 @@ export function runWorkspaceGuard(manager: MCPToolCallClient, folder: string): M
             typeof item === "string" ? check(item, `${key}[${i}]`) : item,
           );
       }
-      return manager.callTool(server, toolName, checked, options);
+      return manager.callTool(server, toolName, checked, {
+        ...options,
+        meta: { ...options?.meta, [NARROW_ROOTS_META]: [folder] },
+      });
     },
   };
 }

@@ -6,11 +6,12 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MCPToolExecutor } from "@agentforge/agent-runtime";
+import { NARROW_ROOTS_META as SERVER_NARROW_ROOTS_META } from "@agentforge/example-servers";
 import { MCPClientManager } from "@agentforge/mcp-client";
 import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWorkspaceGuard } from "../../src/docs-agent/run-workspace-guard.js";
+import { NARROW_ROOTS_META, runWorkspaceGuard } from "../../src/docs-agent/run-workspace-guard.js";
 import { exampleServerBin } from "./mcp-fixtures.js";
 
 let dir: string;
@@ -126,6 +127,43 @@ describe("runWorkspaceGuard", () => {
       text: join(base, "secret.txt"),
     });
     expect(echo.text).toContain("secret.txt");
+  });
+});
+
+describe("runWorkspaceGuard and the server's own check (a folder swapped after the guard looked)", () => {
+  it("sends the run's folder as the call's roots, so the server refuses a path that left the folder after the check", async () => {
+    expect(NARROW_ROOTS_META).toBe(SERVER_NARROW_ROOTS_META);
+    mkdirSync(join(folder, "swap"));
+    writeFileSync(join(folder, "swap", "s.md"), "this run's file\n");
+    writeFileSync(join(base, "other", "s.md"), "another run's file\n");
+    // Between the guard's check and the server's open, the checked folder becomes a link to another run's
+    // folder: the race a loop of renames wins, made deterministic.
+    let swapped = 0;
+    const racing = runWorkspaceGuard(
+      {
+        getConfig: (name) => manager.getConfig(name),
+        callTool: (server, toolName, args, options) => {
+          rmSync(join(folder, "swap"), { recursive: true });
+          symlinkSync(join(base, "other"), join(folder, "swap"));
+          swapped++;
+          return manager.callTool(server, toolName, args, options);
+        },
+      },
+      folder,
+    );
+    try {
+      const raced = await racing.callTool("filesystem", "read_text_file", { path: "swap/s.md" });
+      expect(swapped).toBe(1);
+      expect(raced.isError).toBe(true);
+      expect(JSON.stringify(raced.content)).not.toContain("another run's file");
+      // Without the roots the same server (rooted at the base) reads it: the server's narrowing refused.
+      const unguarded = await manager.callTool("filesystem", "read_text_file", {
+        path: join(folder, "swap", "s.md"),
+      });
+      expect(JSON.stringify(unguarded.content)).toContain("another run's file");
+    } finally {
+      rmSync(join(folder, "swap"), { recursive: true, force: true });
+    }
   });
 });
 
