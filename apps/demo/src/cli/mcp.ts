@@ -181,9 +181,10 @@ async function list(options: MCPManagementOptions, out: Output): Promise<number>
       healthCell(s.health),
       shortTime(s.health?.checkedAt),
       s.toolCount === null ? "-" : String(s.toolCount),
+      s.health?.protocolVersion ?? { text: "-", style: "dim" },
       s.description ? firstLine(s.description, 60) : { text: "-", style: "dim" },
     ]);
-    return `${formatTable(["NAME", "DISPLAY NAME", "TRANSPORT", "ENABLED", "HEALTH", "CHECKED", "TOOLS", "DESCRIPTION"], rows, out.paint)}\n${out.paint("dim", `config: ${result.config}`)}`;
+    return `${formatTable(["NAME", "DISPLAY NAME", "TRANSPORT", "ENABLED", "HEALTH", "CHECKED", "TOOLS", "MCP", "DESCRIPTION"], rows, out.paint)}\n${out.paint("dim", `config: ${result.config}`)}`;
   });
   return 0;
 }
@@ -240,7 +241,7 @@ function inspect(view: InspectView & { catalog: CatalogView | null }, out: Outpu
     if (live) {
       lines.push(
         `  server: ${live.serverInfo ? `${live.serverInfo.name} ${live.serverInfo.version}` : "(not reported)"}`,
-        `  protocol version: ${live.protocolVersion ?? "(not exposed by this transport)"}`,
+        `  protocol version: ${live.protocolVersion ?? "(not known)"}`,
         `  capabilities: ${live.capabilities ? Object.keys(live.capabilities).join(", ") || "(none)" : "(not reported)"}`,
       );
       if (live.instructions) lines.push(`  instructions: ${live.instructions}`);
@@ -258,7 +259,8 @@ function healthText(health: HealthView | null, out: Output): string {
   const cell = healthCell(health);
   const text = typeof cell === "string" ? cell : cell.style ? out.paint(cell.style, cell.text) : cell.text;
   if (!health || health.latencyMs === null) return text;
-  return `${text} (${health.latencyMs.toFixed(1)} ms, ${health.toolCount ?? "?"} tools, ${shortTime(health.checkedAt)})`;
+  const revision = health.protocolVersion ? `, MCP ${health.protocolVersion}` : "";
+  return `${text} (${health.latencyMs.toFixed(1)} ms, ${health.toolCount ?? "?"} tools${revision}, ${shortTime(health.checkedAt)})`;
 }
 
 function tools(view: ToolsView, out: Output): number {
@@ -448,6 +450,7 @@ function health(report: HealthReport, out: Output): number {
       healthCell(s),
       s.latencyMs === null ? "-" : `${s.latencyMs.toFixed(1)} ms`,
       s.toolCount === null ? "-" : String(s.toolCount),
+      s.protocolVersion ?? "-",
       s.error?.code ?? "",
     ]);
     const details = report.servers
@@ -455,7 +458,7 @@ function health(report: HealthReport, out: Output): number {
       .map((s) => `${out.paint("bold", s.name)}\n${errorLines(s.error as ErrorView, out.paint)}`);
     const { healthy, unhealthy, disabled } = report.summary;
     return [
-      formatTable(["NAME", "STATUS", "LATENCY", "TOOLS", "ERROR"], rows, out.paint),
+      formatTable(["NAME", "STATUS", "LATENCY", "TOOLS", "MCP", "ERROR"], rows, out.paint),
       ...(details.length ? ["", ...details] : []),
       "",
       `${healthy} healthy, ${unhealthy} unhealthy, ${disabled} disabled`,

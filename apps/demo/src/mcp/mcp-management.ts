@@ -311,6 +311,7 @@ export class MCPManagement {
         pid: status.pid ?? null,
         connectedAt: status.connectedAt ?? null,
         failures: status.failures,
+        protocolVersion: status.protocolVersion ?? null,
       },
       checking: this.#checks.has(name),
     };
@@ -329,7 +330,12 @@ export class MCPManagement {
     const config = this.server(name);
     if (options.connect && config.enabled) await this.check(name);
     const connected = this.app.manager.connectionStatus(name).state === "connected";
-    const live = connected ? liveInfo(await this.app.manager.getClient(name)) : null;
+    const live = connected
+      ? liveInfo(
+          await this.app.manager.getClient(name),
+          this.app.manager.connectionStatus(name).protocolVersion,
+        )
+      : null;
     return { server: this.liveServer(name), config: redactedConfig(config, this.#env), live };
   }
 

@@ -92,20 +92,18 @@ describe("views", () => {
     ).toBe(5);
   });
 
-  it("liveInfo reads the protocol version only from a transport that exposes it", () => {
+  it("liveInfo gives the revision the manager negotiated, null when it knows none", () => {
     const client = {
       getServerVersion: () => ({ name: "s", version: "1.0.0" }),
       getServerCapabilities: () => ({ tools: { listChanged: true } }),
       getInstructions: () => undefined,
     };
-    expect(liveInfo({ ...client, transport: {} })).toEqual({
+    expect(liveInfo(client, undefined)).toEqual({
       protocolVersion: null,
       serverInfo: { name: "s", version: "1.0.0", title: null },
       capabilities: { tools: { listChanged: true } },
       instructions: null,
     });
-    expect(liveInfo({ ...client, transport: { protocolVersion: "2025-11-25" } }).protocolVersion).toBe(
-      "2025-11-25",
-    );
+    expect(liveInfo(client, "2026-07-28").protocolVersion).toBe("2026-07-28");
   });
 });

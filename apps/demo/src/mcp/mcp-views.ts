@@ -25,6 +25,8 @@ export interface HealthView {
   toolCount: number | null;
   /** Set when unhealthy. */
   error: ErrorView | null;
+  /** The MCP revision negotiated with the server (`2026-07-28`, `2025-11-25`, ...), when it answered. */
+  protocolVersion?: string;
 }
 
 /** A health result with its server's name. */
@@ -53,6 +55,8 @@ export interface LiveServerView extends ServerView {
     pid: number | null;
     connectedAt: string | null;
     failures: number;
+    /** The MCP revision negotiated on this connection, when connected. */
+    protocolVersion: string | null;
   };
   /** A health check of this server is running right now. */
   checking: boolean;
@@ -60,7 +64,7 @@ export interface LiveServerView extends ServerView {
 
 /** What the server said about itself when it was connected. */
 export interface LiveInfo {
-  /** The negotiated MCP protocol version, when the transport exposes it (Streamable HTTP); else null. */
+  /** The MCP revision negotiated with the server (`auto` negotiates, `protocol_version` pins it). */
   protocolVersion: string | null;
   serverInfo: { name: string; version: string; title: string | null } | null;
   capabilities: Record<string, unknown> | null;
@@ -234,6 +238,7 @@ export function healthView(health: MCPServerHealth): HealthView {
         : health.errorCode === "AUTH_REQUIRED"
           ? errorView("AUTH_REQUIRED", needsLogin(health.serverName))
           : errorView(health.errorCode ?? "FAILED", health.error ?? ""),
+    ...(health.protocolVersion !== undefined ? { protocolVersion: health.protocolVersion } : {}),
   };
 }
 
@@ -288,16 +293,14 @@ export interface LiveClient {
   getServerVersion(): { name: string; version: string; title?: string } | undefined;
   getServerCapabilities(): object | undefined;
   getInstructions(): string | undefined;
-  readonly transport?: unknown;
 }
 
-/** What a connected client learned at initialize. */
-export function liveInfo(client: LiveClient): LiveInfo {
-  const transport = client.transport as { protocolVersion?: unknown } | undefined;
+/** What a connected client learned from the server (initialize, or server/discover on 2026-07-28). */
+export function liveInfo(client: LiveClient, protocolVersion: string | undefined): LiveInfo {
   const version = client.getServerVersion();
   const capabilities = client.getServerCapabilities();
   return {
-    protocolVersion: typeof transport?.protocolVersion === "string" ? transport.protocolVersion : null,
+    protocolVersion: protocolVersion ?? null,
     serverInfo: version
       ? { name: version.name, version: version.version, title: version.title ?? null }
       : null,

@@ -48,6 +48,7 @@ interface Health {
   checkedAt: string;
   latencyMs: number | null;
   toolCount: number | null;
+  protocolVersion?: string;
   error: { code: string; message: string; stderrTail: string | null } | null;
 }
 
@@ -76,7 +77,9 @@ describe("agentforge mcp (temp roster)", () => {
     expect(existsSync(roster.marker)).toBe(false);
     const text = await mcp(["list"], { json: false });
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^NAME\s+DISPLAY NAME\s+TRANSPORT\s+ENABLED\s+HEALTH\s+CHECKED\s+TOOLS/);
+    expect(text.stdout).toMatch(
+      /^NAME\s+DISPLAY NAME\s+TRANSPORT\s+ENABLED\s+HEALTH\s+CHECKED\s+TOOLS\s+MCP/,
+    );
     expect(text.stdout).toMatch(/remote\s+Remote \(unreachable\)\s+http\s+yes\s+never checked/);
     expect(text.stdout).not.toContain("\x1b[");
   });
@@ -91,6 +94,9 @@ describe("agentforge mcp (temp roster)", () => {
       expect(byName[name]?.latencyMs).toBeGreaterThan(0);
     }
     expect(byName["local-tools"]?.toolCount).toBe(3);
+    // protocol_version: auto (the default) negotiates the newest revision the first-party servers serve.
+    expect(byName["local-tools"]?.protocolVersion).toBe("2026-07-28");
+    expect(byName.broken?.protocolVersion).toBeUndefined();
     expect(byName.broken).toMatchObject({ status: "unhealthy", error: { code: "SERVER_EXITED" } });
     expect(byName.broken?.error?.message).toContain("exited with code 3");
     expect(byName.broken?.error?.message).not.toContain("boom");
@@ -105,7 +111,7 @@ describe("agentforge mcp (temp roster)", () => {
 
     const text = await mcp(["health"], { json: false });
     expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(/local-tools\s+healthy\s+[\d.]+ ms\s+3/);
+    expect(text.stdout).toMatch(/local-tools\s+healthy\s+[\d.]+ ms\s+3\s+2026-07-28/);
     expect(text.stdout).toMatch(/broken\s+unhealthy/);
     expect(text.stdout).toContain('SERVER_EXITED: MCP server "broken"');
     expect(text.stdout).toContain("stderr (end):");

@@ -140,7 +140,7 @@ describe("agentforge serve", () => {
       toolCount: 3,
       checking: false,
       health: { status: "healthy", error: null },
-      connection: { state: "connected", pid: expect.any(Number), failures: 0 },
+      connection: { state: "connected", pid: expect.any(Number), failures: 0, protocolVersion: "2026-07-28" },
     });
     expect(byName.broken?.health).toMatchObject({
       status: "unhealthy",

@@ -94,6 +94,8 @@
     const badge = badgeFor(server);
     const health = server.health;
     const error = health?.error;
+    // The live connection's revision, else the one the last health check saw.
+    const protocol = server.connection?.protocolVersion ?? health?.protocolVersion ?? null;
     const checkButton = h(
       "button",
       {
@@ -154,6 +156,8 @@
         ),
         health && health.latencyMs !== null ? h("dt", {}, "Latency") : null,
         health && health.latencyMs !== null ? h("dd", {}, `${health.latencyMs.toFixed(1)} ms`) : null,
+        protocol ? h("dt", {}, "MCP revision") : null,
+        protocol ? h("dd", { "data-field": "protocol" }, protocol) : null,
       ),
       error
         ? h(
