@@ -83,6 +83,8 @@ describe("the /mcp page", () => {
       expect(await card(name).locator('[data-field="checked"]').getAttribute("datetime")).toMatch(
         /^\d{4}-\d{2}-\d{2}T/,
       );
+      // The first-party servers serve both revisions; auto negotiates the newer one.
+      expect(await card(name).locator('[data-field="protocol"]').textContent()).toBe("2026-07-28");
     }
     for (const name of REMOTE) {
       expect(`${name}: ${await badge(name).textContent()}`).toBe(`${name}: unhealthy`);
