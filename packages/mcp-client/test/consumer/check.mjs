@@ -10,19 +10,25 @@ import {
 } from "@agentforge/mcp-client";
 import { parseMCPServerConfigs } from "@agentforge/mcp-config";
 
-// A tiny real MCP server, written next to the consumer's node_modules so it finds the SDK.
+// A tiny real MCP server written with the official v2 server SDK (what a user's own server would use;
+// test/consumer/deps.json installs it), next to the consumer's node_modules so it finds it. serveStdio
+// answers both revisions, so the default protocol_version (auto) negotiates 2026-07-28.
 const server = join(process.cwd(), "mcp-client-check-server.mjs");
 writeFileSync(
   server,
-  `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+  `import { McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
-const s = new McpServer({ name: "check", version: "1.0.0" });
-s.registerTool("add", { description: "Add", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
-  content: [{ type: "text", text: String(a + b) }],
-}));
-s.registerTool("pid", { description: "pid" }, () => ({ content: [{ type: "text", text: String(process.pid) }] }));
-await s.connect(new StdioServerTransport());
+await serveStdio(() => {
+  const s = new McpServer({ name: "check", version: "1.0.0" }, { capabilities: { tools: {} } });
+  s.registerTool("add", { description: "Add", inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => ({
+    content: [{ type: "text", text: String(a + b) }],
+  }));
+  s.registerTool("pid", { description: "pid", inputSchema: z.object({}) }, () => ({
+    content: [{ type: "text", text: String(process.pid) }],
+  }));
+  return s;
+});
 `,
 );
 const configs = parseMCPServerConfigs(
@@ -51,7 +57,9 @@ try {
     manager.callTool("off", "x"),
     (e) => MCPServerNotFoundError.isInstance(e) && e.code === "SERVER_DISABLED",
   );
-  assert.equal((await manager.healthCheck("calc")).status, "healthy");
+  const health = await manager.healthCheck("calc");
+  assert.equal(health.status, "healthy");
+  assert.equal(health.protocolVersion, "2026-07-28");
 } finally {
   await manager.closeAll();
 }
