@@ -118,16 +118,20 @@ describe("progress and elicitation in `agentforge docs` on a terminal (a pseudo-
       }),
     );
     let screen = "";
+    let answeredAt = 0;
     const typed: string[] = [];
     child.stdout.on("data", (chunk) => {
       screen += String(chunk);
-      // Answer each question once it is on the screen: yes, then the one field the server asks for.
+      // Answer each question once it is on the screen: yes, then the one field the server asks for. The
+      // field's question is looked for after the first answer, not at the screen's end: on a busy machine
+      // more output (the echo, a progress redraw) can follow it in the same or a later chunk.
       if (typed.length === 0 && screen.includes("Answer? [y/N]")) {
         typed.push("y");
+        answeredAt = screen.length;
         child.stdin.write("y\n");
       } else if (
         typed.length === 1 &&
-        screen.trimEnd().endsWith("password (string; optional: Enter to leave out):")
+        screen.includes("password (string; optional: Enter to leave out):", answeredAt)
       ) {
         typed.push("typed-by-user");
         child.stdin.write("typed-by-user\n");
