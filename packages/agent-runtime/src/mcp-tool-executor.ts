@@ -10,6 +10,7 @@ import { MCPRequestError, MCPTimeoutError } from "@agentforge/mcp-client";
 import {
   configVariables,
   createSecretRedactor,
+  emitProcessWarning,
   MCPError,
   reportListenerError,
   suggestName,
@@ -680,10 +681,7 @@ export class MCPToolExecutor {
       this.events.emit(MCP_WARNING, event);
       return;
     }
-    const proc = (globalThis as { process?: { emitWarning?: (w: string, o: object) => void } }).process;
-    if (typeof proc?.emitWarning === "function")
-      proc.emitWarning(event.message, { code: `AGENTFORGE_${event.code}` });
-    else console.warn(event.message);
+    emitProcessWarning(event.message, `AGENTFORGE_${event.code}`);
   }
 
   /** Forget the warnings given, so that each is given again (the toolkit calls it after a discovery). */

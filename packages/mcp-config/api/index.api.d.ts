@@ -236,6 +236,9 @@ declare function configVariables(config: MCPServerConfig): {
 // createSecretRedactor
 declare function createSecretRedactor(values?: Iterable<string | null | undefined>): SecretRedactor;
 
+// emitProcessWarning
+declare function emitProcessWarning(text: string, code: `AGENTFORGE_${string}`, detail?: string): void;
+
 // ENV_VAR_NAME_PATTERN
 declare const ENV_VAR_NAME_PATTERN: RegExp;
 

@@ -74,6 +74,7 @@ export { suggestName } from "./suggest-name.js";
 
 // The event mechanism every package uses: `on(event, listener)` returns the unsubscribe function
 export {
+  emitProcessWarning,
   MCPEventEmitter,
   type MCPEventEmitterOptions,
   type MCPEventListener,

@@ -16,22 +16,30 @@ interface Subscription<P> {
 }
 
 /**
- * A listener failed and nobody was set up to hear it: it becomes a process warning
- * (`process.emitWarning`, code `AGENTFORGE_LISTENER_ERROR`), or `console.error` where there is no
- * `process` — never silence.
+ * A failure or warning nobody was set up to hear becomes a process warning (`process.emitWarning` with
+ * `code`, shown on stderr by Node and catchable with `process.on("warning")`), or `console.warn` where
+ * there is no `process` — never silence. `detail` is a stack or a longer explanation.
+ */
+export function emitProcessWarning(text: string, code: `AGENTFORGE_${string}`, detail?: string): void {
+  const proc = (globalThis as { process?: { emitWarning?: (w: string, o: object) => void } }).process;
+  if (typeof proc?.emitWarning === "function") {
+    proc.emitWarning(text, { code, ...(detail ? { detail } : {}) });
+  } else {
+    console.warn(text, detail ?? "");
+  }
+}
+
+/**
+ * A listener failed and nobody was set up to hear it: it becomes a process warning (code
+ * `AGENTFORGE_LISTENER_ERROR`, see `emitProcessWarning`) — never silence.
  */
 export function reportListenerError(error: unknown, event: string): void {
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const text = `A listener of the "${event}" event failed (${reason}); the event was delivered to the other listeners.`;
-  const proc = (globalThis as { process?: { emitWarning?: (w: string, o: object) => void } }).process;
-  if (typeof proc?.emitWarning === "function") {
-    proc.emitWarning(text, {
-      code: "AGENTFORGE_LISTENER_ERROR",
-      ...(error instanceof Error && error.stack ? { detail: error.stack } : {}),
-    });
-  } else {
-    console.error(text, error);
-  }
+  emitProcessWarning(
+    `A listener of the "${event}" event failed (${reason}); the event was delivered to the other listeners.`,
+    "AGENTFORGE_LISTENER_ERROR",
+    error instanceof Error ? error.stack : undefined,
+  );
 }
 
 /**

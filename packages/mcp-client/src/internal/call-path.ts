@@ -276,6 +276,7 @@ export class CallPath {
         : undefined;
     try {
       return await callToolAsTask(live.client, {
+        serverName: this.core.config.name,
         params,
         signal: inner.signal,
         ...(onprogress ? { onprogress } : {}),

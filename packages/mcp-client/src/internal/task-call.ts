@@ -3,6 +3,8 @@
  * pace, fetch `tasks/result`, and cancel the task (`tasks/cancel`) when the caller gives up. Deadlines
  * are the caller's: `signal` fires on cancellation and timeouts, with the reason the error mapping reads.
  */
+
+import { cleanText, emitProcessWarning } from "@agentforge/mcp-config";
 import {
   type CallToolRequest,
   type Client,
@@ -29,6 +31,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /** Options of `callToolAsTask`. */
 export interface TaskCallOptions {
+  /** The server's name (for the warning when a task cannot be cancelled). */
+  serverName: string;
   params: CallToolRequest["params"];
   /** Fires on cancellation and on every deadline (its reason is what the call rejects with). */
   signal: AbortSignal;
@@ -94,7 +98,7 @@ export async function callToolAsTask(client: Client, options: TaskCallOptions): 
   } catch (error) {
     if (signal.aborted) {
       void creating.then(
-        (late) => cancelTask(client, late.task.taskId),
+        (late) => cancelTask(client, options.serverName, late.task.taskId),
         () => undefined,
       );
     }
@@ -125,7 +129,7 @@ export async function callToolAsTask(client: Client, options: TaskCallOptions): 
       task = await client.request({ method: "tasks/get", params: { taskId } }, GetTaskResultSchema, polling);
     }
   } catch (error) {
-    if (signal.aborted) await cancelTask(client, taskId);
+    if (signal.aborted) await cancelTask(client, options.serverName, taskId);
     throw error;
   } finally {
     (client as unknown as TaskProgressCleanup)._cleanupTaskProgressHandler?.(taskId);
@@ -142,11 +146,21 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Ask the server to cancel a task; best effort, bounded, never throws. */
-export async function cancelTask(client: Client, taskId: string): Promise<void> {
-  await client
-    .request({ method: "tasks/cancel", params: { taskId } }, CancelTaskResultSchema, {
+/**
+ * Ask the server to cancel a task; bounded, never throws (the caller is already failing with its own
+ * error). A cancel the server refuses or never answers leaves the task running there: that is said as a
+ * process warning (`AGENTFORGE_TASK_CANCEL_FAILED`, the server's text cleaned), not dropped.
+ */
+export async function cancelTask(client: Client, serverName: string, taskId: string): Promise<void> {
+  try {
+    await client.request({ method: "tasks/cancel", params: { taskId } }, CancelTaskResultSchema, {
       timeout: CANCEL_TIMEOUT_MS,
-    })
-    .catch(() => {});
+    });
+  } catch (error) {
+    const reason = cleanText(error instanceof Error ? error.message : String(error), { maxChars: 500 });
+    emitProcessWarning(
+      `MCP server "${serverName}" did not cancel task ${cleanText(taskId, { maxChars: 200 })} (${reason}); it may still be running there.`,
+      "AGENTFORGE_TASK_CANCEL_FAILED",
+    );
+  }
 }
