@@ -6,44 +6,15 @@
 import {
   createConfirmationRun,
   MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
-  type MCPToolCallClient,
   MCPToolExecutor,
 } from "@agentforge/agent-runtime";
 import { compare, printFigure } from "@agentforge/bench";
-import { createLocalToolsServer } from "@agentforge/example-servers";
-import type { MCPServerConfig } from "@agentforge/mcp-config";
-import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { MCPPermissionPolicy } from "@agentforge/mcp-permissions";
+import { inMemoryLocalTools } from "./in-memory-stack.js";
 
 const args = { text: "hello" };
 
-const server = createLocalToolsServer();
-const client = new Client({ name: "bench", version: "0" });
-const [a, b] = InMemoryTransport.createLinkedPair();
-await Promise.all([server.connect(a), client.connect(b)]);
-const config = { name: "mem", transport: "stdio", toolTimeout: 30 } as MCPServerConfig;
-const adapter: MCPToolCallClient = {
-  callTool: (_server, tool, toolArgs, options) =>
-    client.callTool(
-      { name: tool, arguments: toolArgs ?? {} },
-      undefined,
-      options?.signal ? { signal: options.signal } : {},
-    ) as never,
-  getConfig: () => config,
-};
-const { tools } = await client.listTools();
-const registry = new MCPToolRegistry();
-registry.register(
-  "mem",
-  tools.map((t) => ({
-    identity: `mem.${t.name}`,
-    serverName: "mem",
-    toolName: t.name,
-    inputSchema: t.inputSchema,
-    ...(t.annotations ? { annotations: t.annotations as Record<string, unknown> } : {}),
-  })),
-);
+const { client, adapter, registry } = await inMemoryLocalTools();
 const executor = new MCPToolExecutor({
   clientManager: adapter,
   registry,

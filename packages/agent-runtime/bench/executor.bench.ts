@@ -3,42 +3,15 @@
 // process or pipe hides it. What users see over stdio, against the official filesystem server, with the
 // raw SDK client and the manager side by side, is governed.bench.ts.
 
-import { MCP_TOOL_CALL_COMPLETED, type MCPToolCallClient, MCPToolExecutor } from "@agentforge/agent-runtime";
+import { MCP_TOOL_CALL_COMPLETED, MCPToolExecutor } from "@agentforge/agent-runtime";
 import { compare, formatRatio, printFigure } from "@agentforge/bench";
-import { createLocalToolsServer } from "@agentforge/example-servers";
-import type { MCPServerConfig } from "@agentforge/mcp-config";
-import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { MCPPermissionPolicy } from "@agentforge/mcp-permissions";
+import { inMemoryLocalTools } from "./in-memory-stack.js";
 
 const args = { text: "hello" };
 
 async function inMemory() {
-  const server = createLocalToolsServer();
-  const client = new Client({ name: "bench", version: "0" });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await Promise.all([server.connect(a), client.connect(b)]);
-  const config = { name: "mem", transport: "stdio", toolTimeout: 30 } as MCPServerConfig;
-  const adapter: MCPToolCallClient = {
-    callTool: (_server, tool, toolArgs, options) =>
-      client.callTool(
-        { name: tool, arguments: toolArgs ?? {} },
-        undefined,
-        options?.signal ? { signal: options.signal } : {},
-      ) as never,
-    getConfig: () => config,
-  };
-  const { tools } = await client.listTools();
-  const registry = new MCPToolRegistry();
-  registry.register(
-    "mem",
-    tools.map((t) => ({
-      identity: `mem.${t.name}`,
-      serverName: "mem",
-      toolName: t.name,
-      inputSchema: t.inputSchema,
-    })),
-  );
+  const { client, adapter, registry } = await inMemoryLocalTools();
   const executor = new MCPToolExecutor({
     clientManager: adapter,
     registry,
