@@ -1,9 +1,15 @@
 // The app's folders and the one direction between them. Each folder of src/ has one job, and may import
 // only from the folders below it in LAYERS; a new import that runs back up (and so a folder cycle) fails
 // here with the file and the line that adds it. Static imports, re-exports and import() all count.
-import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  type ImportEdge,
+  importEdges,
+  layerViolations,
+  sourceFiles,
+  topPart,
+} from "@agentforge/build-config/folder-layers";
 import { describe, expect, it } from "vitest";
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
@@ -25,48 +31,14 @@ const LAYERS = [
   "shared", // small helpers every folder may use
 ];
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.ts$/.test(entry.name) && !/\.test(-d)?\.ts$/.test(entry.name) ? [path] : [];
-  });
-}
-
 /** The part of src/ a file belongs to: its top-level folder, or the file itself at the top. */
-function partOf(file: string): string {
-  return relative(SRC, file).split("/")[0] as string;
-}
-
-interface Edge {
-  from: string;
-  to: string;
-  where: string;
-}
-
-/** Every relative import of `file` (static, re-export, dynamic), with its line. */
-function importsOf(file: string): Edge[] {
-  const text = readFileSync(file, "utf8");
-  const edges: Edge[] = [];
-  const pattern = /(?:\bfrom\s+|\bimport\s*\(\s*)"(\.{1,2}\/[^"]+)"/g;
-  for (const match of text.matchAll(pattern)) {
-    const target = resolve(dirname(file), match[1] as string);
-    const line = text.slice(0, match.index).split("\n").length;
-    edges.push({ from: partOf(file), to: partOf(target), where: `${relative(SRC, file)}:${line}` });
-  }
-  return edges;
-}
-
-/** The edges that run back up LAYERS (or leave it), as "file:line from -> to". */
-function violations(edges: Edge[]): string[] {
-  const rank = (part: string) => LAYERS.indexOf(part);
-  return edges
-    .filter((edge) => edge.from !== edge.to && !(rank(edge.from) >= 0 && rank(edge.to) > rank(edge.from)))
-    .map((edge) => `${edge.where} ${edge.from} -> ${edge.to}`);
-}
+const partOf = (file: string) => topPart(SRC, file);
+const importsOf = (file: string) =>
+  importEdges(file, partOf).map((edge) => ({ ...edge, where: relative(SRC, edge.where) }));
+const violations = (edges: ImportEdge[]) => layerViolations(edges, LAYERS);
 
 describe("the folders of src/", () => {
-  const files = sources(SRC);
+  const files = sourceFiles(SRC);
 
   it("are exactly the ones LAYERS names (a new folder gets a place and a job there)", () => {
     expect([...new Set(files.map(partOf))].sort()).toEqual([...LAYERS].sort());

@@ -1,6 +1,6 @@
 import type { MCPServerConfig } from "@agentforge/mcp-config";
 import type { Transport } from "@modelcontextprotocol/client";
-import { buildTransport } from "./internal/build-transport.js";
+import { buildTransport } from "./internal/transport/build-transport.js";
 import type { CreateTransportOptions } from "./types.js";
 
 export type { CreateTransportOptions } from "./types.js";

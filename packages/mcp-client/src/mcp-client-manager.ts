@@ -14,18 +14,18 @@ import {
 } from "./discover-tools.js";
 import type { MCPElicitationHandler } from "./elicitation.js";
 import { MCPServerNotFoundError } from "./errors.js";
-import { type BackoffOptions, DEFAULT_BACKOFF } from "./internal/backoff.js";
-import type { ConnectionSettings } from "./internal/connection-types.js";
-import { PACKAGE_VERSION } from "./internal/package-version.js";
 import {
   readPromptPage,
   readPromptResult,
   readResourceContents,
   readResourcePage,
   readResourceTemplatePage,
-} from "./internal/read-resources.js";
-import { ServerConnection } from "./internal/server-connection.js";
-import { stableStringify } from "./internal/stable-stringify.js";
+} from "./internal/calls/read-resources.js";
+import type { ConnectionSettings } from "./internal/connection/connection-types.js";
+import { ServerConnection } from "./internal/lifecycle/server-connection.js";
+import { type BackoffOptions, DEFAULT_BACKOFF } from "./internal/shared/backoff.js";
+import { PACKAGE_VERSION } from "./internal/shared/package-version.js";
+import { stableStringify } from "./internal/shared/stable-stringify.js";
 import {
   type MCPAuthorizeFunction,
   MCPMemoryTokenStore,

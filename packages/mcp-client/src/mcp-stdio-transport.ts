@@ -11,10 +11,10 @@ import { dirname } from "node:path";
 import { finished } from "node:stream";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
-import { plainResultResponse } from "./internal/fast-read.js";
-import { type DecodedLine, LineDecoder } from "./internal/line-decoder.js";
-import { isServerInitiated, replyIdFromEdges } from "./internal/reply-id.js";
-import { TailBuffer } from "./internal/tail-buffer.js";
+import { TailBuffer } from "./internal/shared/tail-buffer.js";
+import { plainResultResponse } from "./internal/wire/fast-read.js";
+import { type DecodedLine, LineDecoder } from "./internal/wire/line-decoder.js";
+import { isServerInitiated, replyIdFromEdges } from "./internal/wire/reply-id.js";
 
 /** Default limit of one message read from a stdio server: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES: number = 64 * 1024 * 1024;

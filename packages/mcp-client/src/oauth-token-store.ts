@@ -10,7 +10,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/client";
 import { MCPConnectionError } from "./errors.js";
-import { browserCommand, loginUrlProblem } from "./internal/browser-opener.js";
+import { browserCommand, loginUrlProblem } from "./internal/opener/browser-opener.js";
 
 /** What is kept for one server after a login. Everything but `url` is secret or may be. */
 export interface MCPOAuthRecord {

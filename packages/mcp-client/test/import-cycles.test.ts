@@ -50,7 +50,7 @@ function cycles(files: string[]): string[][] {
 describe("module graph of src/", () => {
   it("reads the imports of every module (the checker sees edges)", () => {
     const manager = importsOf(join(SRC, "mcp-client-manager.ts")).map((file) => relative(SRC, file));
-    expect(manager).toContain("internal/server-connection.ts");
+    expect(manager).toContain("internal/lifecycle/server-connection.ts");
   });
 
   it("finds a cycle when there is one (the checker can fail)", () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PACKAGE_VERSION } from "../src/internal/package-version.js";
+import { PACKAGE_VERSION } from "../src/internal/shared/package-version.js";
 
 describe("clientInfo.version", () => {
   it("is this package's version from package.json (defined at build and test time, never hard-coded)", () => {

@@ -4,8 +4,8 @@
  */
 import { Client, InMemoryTransport, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestFailure } from "../../src/internal/classify-error.js";
-import { Redactor } from "../../src/internal/redactor.js";
+import type { RequestFailure } from "../../src/internal/lifecycle/classify-error.js";
+import { Redactor } from "../../src/internal/shared/redactor.js";
 
 /**
  * A connected real client (the v2 SDK's, as the manager uses) and server (a v1 SDK server, as many

@@ -21,7 +21,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { MCPConnectionError, MCPRequestError, MCPTimeoutError } from "../../src/errors.js";
-import { isUnauthorizedError } from "../../src/internal/authorization-code.js";
+import { isUnauthorizedError } from "../../src/internal/auth/authorization-code.js";
 import {
   httpStartupError,
   httpStatusOf,
@@ -29,8 +29,8 @@ import {
   isSdkTimeout,
   requestError,
   systemCode,
-} from "../../src/internal/classify-error.js";
-import { Redactor } from "../../src/internal/redactor.js";
+} from "../../src/internal/lifecycle/classify-error.js";
+import { Redactor } from "../../src/internal/shared/redactor.js";
 import { failure, linked } from "./loopback.js";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -150,7 +150,7 @@ describe("SDK request errors that classify-error.ts reads", () => {
     // No progress at all: the SDK lets the call run past maxTotalTimeout until the idle timeout.
     const error = await rejection(client.callTool({ name: "hang" }, { timeout: 400, maxTotalTimeout: 20 }));
     // Fails when the SDK makes maxTotalTimeout a hard bound: then the hand-rolled max-total timer in
-    // internal/call-path.ts can be replaced by the request option (same behaviour).
+    // internal/calls/call-path.ts can be replaced by the request option (same behaviour).
     expect(
       (error as ProtocolError).message,
       "without progress, the idle timeout ends the call, not maxTotalTimeout",

@@ -3,7 +3,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CancelTaskRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { cancelTask } from "../../src/internal/task-call.js";
+import { cancelTask } from "../../src/internal/calls/task-call.js";
 import { linked } from "./loopback.js";
 
 const closers: (() => Promise<void>)[] = [];

@@ -1,10 +1,10 @@
 /** One server's health: ping and tools/list, the cached result, `healthChanged` on a status change. */
 import { MCPError } from "@agentforge/mcp-config";
-import { MCPTimeoutError } from "../errors.js";
-import type { MCPServerHealth } from "../types.js";
+import { MCPTimeoutError } from "../../errors.js";
+import type { MCPServerHealth } from "../../types.js";
+import type { ConnectionCore } from "../connection/connection-types.js";
+import type { ToolCache } from "../tools/tool-cache.js";
 import { isSdkTimeout } from "./classify-error.js";
-import type { ConnectionCore } from "./connection-types.js";
-import type { ToolCache } from "./tool-cache.js";
 
 /** Checks one server and keeps the last result. */
 export class HealthMonitor {

@@ -18,7 +18,7 @@ import {
   type MCPResourcePage,
   type MCPResourceTemplate,
   type MCPResourceTemplatePage,
-} from "../resources.js";
+} from "../../resources.js";
 
 type Obj = Record<string, unknown>;
 

@@ -4,11 +4,11 @@
  */
 import type { Tool } from "@modelcontextprotocol/client";
 import { PaginatedResultSchema } from "@modelcontextprotocol/core";
-import type { DiscoveredTool } from "../discover-tools.js";
-import { MCPRequestError } from "../errors.js";
-import { SCHEMA_VALIDATOR } from "./client-setup.js";
-import type { ConnectionCore } from "./connection-types.js";
-import { diffTools, hasChanges, readTools } from "./tools.js";
+import type { DiscoveredTool } from "../../discover-tools.js";
+import { MCPRequestError } from "../../errors.js";
+import type { ConnectionCore } from "../connection/connection-types.js";
+import { SCHEMA_VALIDATOR } from "./schema-validator.js";
+import { diffTools, hasChanges, readTools } from "./tool-definitions.js";
 
 const MAX_TOOL_PAGES = 1000;
 /** A tool list that changed again while it was being fetched is fetched once the server is this quiet... */

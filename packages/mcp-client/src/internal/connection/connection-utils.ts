@@ -6,8 +6,8 @@ import {
   type ServerCapabilities,
   type Transport,
 } from "@modelcontextprotocol/client";
-import type { MCPCallToolOptions } from "../types.js";
-import type { BuiltTransport } from "./build-transport.js";
+import type { MCPCallToolOptions } from "../../types.js";
+import type { BuiltTransport } from "../transport/build-transport.js";
 
 export const ignoreProgress = (): void => {};
 

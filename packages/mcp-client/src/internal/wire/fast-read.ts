@@ -8,7 +8,7 @@
  * is skipped: only the schema walk and its copies are.
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import type { CallToolResult } from "../types.js";
+import type { CallToolResult } from "../../types.js";
 
 const hasOwn = Object.prototype.hasOwnProperty;
 const objectProto = Object.prototype;

@@ -23,15 +23,15 @@ import {
   type OAuthClientProvider,
   type OAuthDiscoveryState,
 } from "@modelcontextprotocol/client";
-import { MCPConnectionError } from "../errors.js";
+import { MCPConnectionError } from "../../errors.js";
 import {
   type MCPAuthorizeFunction,
   type MCPOAuthRecord,
   type MCPOAuthTokenStore,
   openInBrowser,
-} from "../oauth-token-store.js";
-import { loginUrlProblem } from "./browser-opener.js";
-import { type Redactor, safeCause } from "./redactor.js";
+} from "../../oauth-token-store.js";
+import { loginUrlProblem } from "../opener/browser-opener.js";
+import { type Redactor, safeCause } from "../shared/redactor.js";
 
 type OAuthAuth = Extract<MCPAuthConfig, { type: "oauth" }>;
 

@@ -5,15 +5,20 @@
  */
 import type { CallToolRequest, CallToolRequestOptions, Client, Progress } from "@modelcontextprotocol/client";
 import { ResultSchema } from "@modelcontextprotocol/core";
-import { MCPCapabilityError, MCPRequestError, MCPTimeoutError } from "../errors.js";
-import type { CallToolResult, MCPCallToolOptions } from "../types.js";
-import type { ConnectionCore, Live } from "./connection-types.js";
-import { guardedProgress, ignoreProgress, runsToolTasks, timeoutError } from "./connection-utils.js";
-import { plainToolResult } from "./fast-read.js";
+import { MCPCapabilityError, MCPRequestError, MCPTimeoutError } from "../../errors.js";
+import type { CallToolResult, MCPCallToolOptions } from "../../types.js";
+import type { ConnectionCore, Live } from "../connection/connection-types.js";
+import {
+  guardedProgress,
+  ignoreProgress,
+  runsToolTasks,
+  timeoutError,
+} from "../connection/connection-utils.js";
+import { Semaphore } from "../shared/semaphore.js";
+import type { ToolCache } from "../tools/tool-cache.js";
+import { plainToolResult } from "../wire/fast-read.js";
 import { MalformedReply } from "./read-resources.js";
-import { Semaphore } from "./semaphore.js";
 import { callToolAsTask } from "./task-call.js";
-import type { ToolCache } from "./tool-cache.js";
 import { toCallToolResult } from "./tool-result.js";
 
 /** The most a caller's `_meta` may weigh, as JSON. */

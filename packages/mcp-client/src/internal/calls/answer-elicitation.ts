@@ -9,7 +9,7 @@ import type {
   MCPElicitationResult,
   MCPElicitationSchema,
   MCPElicitationValue,
-} from "../elicitation.js";
+} from "../../elicitation.js";
 
 type Obj = Record<string, unknown>;
 

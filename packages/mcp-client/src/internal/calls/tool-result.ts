@@ -1,6 +1,6 @@
 import type { ContentBlock } from "@modelcontextprotocol/client";
 import { CallToolResultSchema, ContentBlockSchema } from "@modelcontextprotocol/core";
-import type { CallToolResult } from "../types.js";
+import type { CallToolResult } from "../../types.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

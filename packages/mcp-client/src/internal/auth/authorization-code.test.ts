@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MCPMemoryTokenStore } from "../oauth-token-store.js";
+import { MCPMemoryTokenStore } from "../../oauth-token-store.js";
+import { Redactor } from "../shared/redactor.js";
 import { AuthorizationCodeProvider, isUnauthorizedError } from "./authorization-code.js";
-import { Redactor } from "./redactor.js";
 
 const URL_ = "https://remote.example/mcp";
 

@@ -6,13 +6,14 @@
 
 import type { MCPProtocolVersionSetting } from "@agentforge/mcp-config";
 import { Client, type VersionNegotiationMode } from "@modelcontextprotocol/client";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
-import type { ConnectionSettings } from "./connection-types.js";
-import { answerElicitation, ELICITATION_CAPABILITY, toElicitationRequest } from "./elicitation.js";
+import {
+  answerElicitation,
+  ELICITATION_CAPABILITY,
+  toElicitationRequest,
+} from "../calls/answer-elicitation.js";
+import type { ConnectionSettings } from "../connection/connection-types.js";
+import { SCHEMA_VALIDATOR } from "../tools/schema-validator.js";
 import { logLine } from "./server-log.js";
-
-/** The JSON Schema validator of every client (output schemas), shared so compiled schemas are reused. */
-export const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** The most `input_required` rounds one request may take (each round is one more request). */
 export const MAX_INPUT_ROUNDS = 8;

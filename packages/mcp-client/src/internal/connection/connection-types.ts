@@ -5,10 +5,10 @@
 import type { EnvSource, MCPError, MCPServerConfig } from "@agentforge/mcp-config";
 import type { Client, Implementation } from "@modelcontextprotocol/client";
 import type { EventEmitter } from "eventemitter3";
-import type { MCPElicitationHandler } from "../elicitation.js";
-import type { CreateTransportOptions, MCPClientManagerEvents, MCPDisconnectReason } from "../types.js";
-import type { BackoffOptions } from "./backoff.js";
-import type { BuiltTransport } from "./build-transport.js";
+import type { MCPElicitationHandler } from "../../elicitation.js";
+import type { CreateTransportOptions, MCPClientManagerEvents, MCPDisconnectReason } from "../../types.js";
+import type { BackoffOptions } from "../shared/backoff.js";
+import type { BuiltTransport } from "../transport/build-transport.js";
 
 /** Settings shared by every connection of one manager. */
 export interface ConnectionSettings {

@@ -5,7 +5,7 @@
  */
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { dirname } from "node:path";
-import type { Redactor } from "./redactor.js";
+import type { Redactor } from "../shared/redactor.js";
 
 /** Longest log line kept (longer ones are cut with a marker). */
 export const MAX_LOG_LINE_CHARS = 2000;

@@ -6,8 +6,8 @@ import type {
   MCPToolAnnotations,
   MCPToolExecution,
   MCPToolProblem,
-} from "../discover-tools.js";
-import { stableStringify } from "./stable-stringify.js";
+} from "../../discover-tools.js";
+import { stableStringify } from "../shared/stable-stringify.js";
 
 /** Tool names model APIs accept. */
 const MODEL_SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -12,8 +12,8 @@ import {
   type MCPStdioServerConfig,
 } from "@agentforge/mcp-config";
 import type { Client } from "@modelcontextprotocol/client";
-import type { DiscoveredTool } from "../discover-tools.js";
-import { MCPConnectionError, MCPRequestError } from "../errors.js";
+import type { DiscoveredTool } from "../../discover-tools.js";
+import { MCPConnectionError, MCPRequestError } from "../../errors.js";
 import type {
   CallToolResult,
   MCPCallToolOptions,
@@ -21,9 +21,26 @@ import type {
   MCPConnectionStatus,
   MCPDisconnectReason,
   MCPServerHealth,
-} from "../types.js";
-import { isUnauthorizedError, MAX_LOGINS_PER_OPERATION } from "./authorization-code.js";
-import { backoffDelay } from "./backoff.js";
+} from "../../types.js";
+import { isUnauthorizedError, MAX_LOGINS_PER_OPERATION } from "../auth/authorization-code.js";
+import { CallPath } from "../calls/call-path.js";
+import type {
+  ConnectionCore,
+  ConnectionSettings,
+  EventPayload,
+  FailureContext,
+  Live,
+} from "../connection/connection-types.js";
+import {
+  closeQuietly,
+  completeByDefault,
+  terminateSession,
+  withDeadline,
+} from "../connection/connection-utils.js";
+import { backoffDelay } from "../shared/backoff.js";
+import { Redactor } from "../shared/redactor.js";
+import { safeEmit } from "../shared/safe-emit.js";
+import { ToolCache } from "../tools/tool-cache.js";
 import {
   type BuiltHttp,
   type BuiltTransport,
@@ -31,8 +48,7 @@ import {
   buildStdioTransport,
   DEFAULT_LOG_DIR,
   type HttpTransportKind,
-} from "./build-transport.js";
-import { CallPath } from "./call-path.js";
+} from "../transport/build-transport.js";
 import {
   httpStartupError,
   httpStatusOf,
@@ -41,19 +57,8 @@ import {
   stdioStartupError,
 } from "./classify-error.js";
 import { createClient } from "./client-setup.js";
-import type {
-  ConnectionCore,
-  ConnectionSettings,
-  EventPayload,
-  FailureContext,
-  Live,
-} from "./connection-types.js";
-import { closeQuietly, completeByDefault, terminateSession, withDeadline } from "./connection-utils.js";
 import { HealthMonitor } from "./health-check.js";
-import { Redactor } from "./redactor.js";
-import { safeEmit } from "./safe-emit.js";
 import { HttpServerLog } from "./server-log.js";
-import { ToolCache } from "./tool-cache.js";
 
 /** The lifecycle of one configured server. */
 export class ServerConnection implements ConnectionCore {

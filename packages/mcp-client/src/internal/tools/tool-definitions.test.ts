@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type DiscoveredTool, requiresTaskExecution } from "../discover-tools.js";
-import { diffTools, hasChanges, readTools, toDiscoveredTool } from "./tools.js";
+import { type DiscoveredTool, requiresTaskExecution } from "../../discover-tools.js";
+import { diffTools, hasChanges, readTools, toDiscoveredTool } from "./tool-definitions.js";
 
 const sdkTool = {
   name: "read_file",

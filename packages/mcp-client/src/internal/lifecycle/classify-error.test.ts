@@ -14,8 +14,10 @@ const httpError = (status: number, message: string) =>
   });
 
 import { describe, expect, it } from "vitest";
-import { MCPConnectionError, MCPRequestError, MCPTimeoutError } from "../errors.js";
-import { MCPStdioTransport } from "../mcp-stdio-transport.js";
+import { MCPConnectionError, MCPRequestError, MCPTimeoutError } from "../../errors.js";
+import { MCPStdioTransport } from "../../mcp-stdio-transport.js";
+import { AccessTokenRejectedError } from "../auth/http-auth.js";
+import { Redactor } from "../shared/redactor.js";
 import {
   type HttpFailure,
   httpStartupError,
@@ -23,8 +25,6 @@ import {
   requestError,
   stdioStartupError,
 } from "./classify-error.js";
-import { AccessTokenRejectedError } from "./http-auth.js";
-import { Redactor } from "./redactor.js";
 
 const SECRET = "canary-token-0123456789";
 const redactor = new Redactor([SECRET]);

@@ -12,13 +12,13 @@ import {
 import type { FetchLike, OAuthClientProvider } from "@modelcontextprotocol/client";
 import { SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
-import { MCPConnectionError } from "../errors.js";
-import { DEFAULT_MAX_MESSAGE_BYTES, MCPStdioTransport } from "../mcp-stdio-transport.js";
-import { MCPMemoryTokenStore } from "../oauth-token-store.js";
-import type { CreateTransportOptions } from "../types.js";
-import { AuthorizationCodeProvider, DEFAULT_LOGIN_TIMEOUT_MS } from "./authorization-code.js";
-import { boundedAuthFetch, mtlsFetch, oauthProvider } from "./http-auth.js";
-import { type Redactor, redactorFor } from "./redactor.js";
+import { MCPConnectionError } from "../../errors.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, MCPStdioTransport } from "../../mcp-stdio-transport.js";
+import { MCPMemoryTokenStore } from "../../oauth-token-store.js";
+import type { CreateTransportOptions } from "../../types.js";
+import { AuthorizationCodeProvider, DEFAULT_LOGIN_TIMEOUT_MS } from "../auth/authorization-code.js";
+import { boundedAuthFetch, mtlsFetch, oauthProvider } from "../auth/http-auth.js";
+import { type Redactor, redactorFor } from "../shared/redactor.js";
 
 /** Variables every stdio child inherits: the SDK's own safe list, nothing else leaks in implicitly. */
 export const DEFAULT_INHERITED_ENV: readonly string[] = DEFAULT_INHERITED_ENV_VARS;

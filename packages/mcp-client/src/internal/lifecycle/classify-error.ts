@@ -17,10 +17,10 @@ import {
   type MCPConnectionKind,
   MCPRequestError,
   MCPTimeoutError,
-} from "../errors.js";
-import type { MCPStdioTransport, ReplyTooLargeData } from "../mcp-stdio-transport.js";
-import { AccessTokenRejectedError } from "./http-auth.js";
-import { type Redactor, safeCause } from "./redactor.js";
+} from "../../errors.js";
+import type { MCPStdioTransport, ReplyTooLargeData } from "../../mcp-stdio-transport.js";
+import { AccessTokenRejectedError } from "../auth/http-auth.js";
+import { type Redactor, safeCause } from "../shared/redactor.js";
 
 /** How much of the stderr log a start-up error message ends with. */
 export const STDERR_TAIL_CHARS = 4000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { MCPElicitationSchema } from "../elicitation.js";
-import { answerElicitation, elicitationContentProblems, toElicitationRequest } from "./elicitation.js";
+import type { MCPElicitationSchema } from "../../elicitation.js";
+import { answerElicitation, elicitationContentProblems, toElicitationRequest } from "./answer-elicitation.js";
 
 const schema: MCPElicitationSchema = {
   type: "object",

@@ -14,8 +14,8 @@ import type {
 } from "@modelcontextprotocol/client";
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
 import { Agent, fetch as undiciFetch } from "undici";
-import { MCPConnectionError } from "../errors.js";
-import type { Redactor } from "./redactor.js";
+import { MCPConnectionError } from "../../errors.js";
+import type { Redactor } from "../shared/redactor.js";
 
 type OAuthAuth = Extract<MCPAuthConfig, { type: "oauth" }>;
 type MtlsAuth = Extract<MCPAuthConfig, { type: "mtls" }>;
