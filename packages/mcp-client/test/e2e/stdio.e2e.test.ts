@@ -225,7 +225,10 @@ describe("start-up failures", () => {
     const error = await rejectionOf(m.callTool("down", "echo"));
     expect(startedPids(startLog)).toHaveLength(1); // failed fast: no second process was started
     expect(error).toMatchObject({ code: "SERVER_EXITED" });
-    expect(error.message).toMatch(/^Not retrying MCP server "down" for another \d+ ms/);
+    // Cause first, then the retry state, then the fix (and the stderr section).
+    expect(error.message).toMatch(
+      /^MCP server "down" \(pid \d+\) exited with code 1 before completing the MCP handshake; not retried for another \d+ ms \(backoff after 1 failed attempt\)\. Fix: run /,
+    );
     expect(m.connectionStatus("down")).toMatchObject({ state: "backoff", failures: 1 });
     await m.close("down"); // close() resets the backoff
     expect(m.connectionStatus("down").state).toBe("idle");

@@ -19,6 +19,7 @@ import { MCPStdioTransport } from "../../mcp-stdio-transport.js";
 import { AccessTokenRejectedError } from "../auth/http-auth.js";
 import { Redactor } from "../shared/redactor.js";
 import {
+  backoffMessage,
   type HttpFailure,
   httpStartupError,
   type RequestFailure,
@@ -152,6 +153,35 @@ describe("stdioStartupError", () => {
     const notFound = stdioStartupError(errno("ENOENT"), failure());
     expect(notFound.message).toMatch(/Fix: install it/);
     expect(notFound.serverName).toBe("local");
+  });
+});
+
+describe("backoffMessage", () => {
+  it("puts the cause first, then the retry state, then the fix", () => {
+    const last = httpStartupError(httpError(401, "Unauthorized"), httpFailure({ env: {} }));
+    const message = backoffMessage(last.message, 216.2, 2);
+    expect(message).toMatch(
+      /^MCP server "remote" at https:\/\/mcp\.example\.invalid\/mcp answered 401 Unauthorized .*REMOTE_TOKEN is not set; not retried for another 217 ms \(backoff after 2 failed attempts\)\.$/,
+    );
+    const fixed = backoffMessage(
+      'MCP server "x" at u answered 403 Forbidden (said: Fix: nothing). Fix: allow that host.',
+      1000,
+      1,
+    );
+    expect(fixed).toBe(
+      'MCP server "x" at u answered 403 Forbidden (said: Fix: nothing); not retried for another 1000 ms (backoff after 1 failed attempt). Fix: allow that host.',
+    );
+  });
+
+  it("keeps the stderr section at the end, after the fix", () => {
+    const last =
+      'MCP server "local" (pid 7) exited with code 1 before completing the MCP handshake. Fix: run node by hand to see why; the end of its stderr follows.\nLast 4000 characters of the stderr of "local":\nboom. Fix: not this one';
+    expect(backoffMessage(last, 50, 1)).toBe(
+      'MCP server "local" (pid 7) exited with code 1 before completing the MCP handshake; not retried for another 50 ms (backoff after 1 failed attempt). Fix: run node by hand to see why; the end of its stderr follows.\nLast 4000 characters of the stderr of "local":\nboom. Fix: not this one',
+    );
+    expect(backoffMessage('MCP server "a" failed.\nstderr of "a" was empty.', 5, 3)).toBe(
+      'MCP server "a" failed; not retried for another 5 ms (backoff after 3 failed attempts).\nstderr of "a" was empty.',
+    );
   });
 });
 

@@ -101,6 +101,29 @@ export function stderrSection(serverName: string, stdio: MCPStdioTransport): str
   return `\nLast ${STDERR_TAIL_CHARS} characters of the stderr of "${serverName}"${where}${logProblem}:\n${tail}`;
 }
 
+/** Where the stderr section of a stdio error message starts (see `stderrSection`), or -1. */
+function stderrSectionStart(message: string): number {
+  const match = /\n(?:Last \d+ characters of the stderr of "|stderr of ")/.exec(message);
+  return match ? match.index : -1;
+}
+
+/**
+ * The message of a connection attempt refused during backoff, cause first: what failed and why (the
+ * last failure's own words), then the retry state, then the last failure's fix and the stderr section
+ * it ended with. `lastMessage` is the message of the last failed attempt.
+ */
+export function backoffMessage(lastMessage: string, waitMs: number, failures: number): string {
+  const sectionAt = stderrSectionStart(lastMessage);
+  const head = sectionAt === -1 ? lastMessage : lastMessage.slice(0, sectionAt);
+  const section = sectionAt === -1 ? "" : lastMessage.slice(sectionAt);
+  // Our own fix is the last sentence of the head; anything a server said comes before it.
+  const fixAt = head.lastIndexOf(" Fix: ");
+  const cause = (fixAt === -1 ? head : head.slice(0, fixAt)).trimEnd().replace(/\.$/, "");
+  const fix = fixAt === -1 ? "" : head.slice(fixAt);
+  const retry = `not retried for another ${Math.ceil(waitMs)} ms (backoff after ${failures} failed attempt${failures === 1 ? "" : "s"})`;
+  return `${cause}; ${retry}.${fix}${section}`;
+}
+
 function exitDescription(stdio: MCPStdioTransport): string {
   if (stdio.stdoutClosed) return "closed its stdout but kept running (the process was ended)";
   if (stdio.signalCode) return `was killed by ${stdio.signalCode}`;

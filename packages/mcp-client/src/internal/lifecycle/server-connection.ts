@@ -50,6 +50,7 @@ import {
   type HttpTransportKind,
 } from "../transport/build-transport.js";
 import {
+  backoffMessage,
   httpStartupError,
   httpStatusOf,
   isConnectionGone,
@@ -243,19 +244,16 @@ export class ServerConnection implements ConnectionCore {
 
   private backoffError(waitMs: number): MCPConnectionError {
     const last = this.lastError as MCPConnectionError;
-    return new MCPConnectionError(
-      `Not retrying MCP server "${this.name}" for another ${Math.ceil(waitMs)} ms (backoff after ${this.failures} failed attempt${this.failures === 1 ? "" : "s"}). Last failure: ${last.message}`,
-      {
-        code: last.code,
-        serverName: this.name,
-        cause: last,
-        ...(last.transport ? { transport: last.transport } : {}),
-        ...(last.httpStatus !== undefined ? { httpStatus: last.httpStatus } : {}),
-        ...(last.exitCode !== undefined ? { exitCode: last.exitCode } : {}),
-        ...(last.signal !== undefined ? { signal: last.signal } : {}),
-        ...(last.stderrLogPath ? { stderrLogPath: last.stderrLogPath } : {}),
-      },
-    );
+    return new MCPConnectionError(backoffMessage(last.message, waitMs, this.failures), {
+      code: last.code,
+      serverName: this.name,
+      cause: last,
+      ...(last.transport ? { transport: last.transport } : {}),
+      ...(last.httpStatus !== undefined ? { httpStatus: last.httpStatus } : {}),
+      ...(last.exitCode !== undefined ? { exitCode: last.exitCode } : {}),
+      ...(last.signal !== undefined ? { signal: last.signal } : {}),
+      ...(last.stderrLogPath ? { stderrLogPath: last.stderrLogPath } : {}),
+    });
   }
 
   private newClient(generation: number): Client {
