@@ -1,4 +1,5 @@
 // Real stdio child processes (the test-servers package) through the manager.
+import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCallLog, STDIO_TEST_SERVER, stdioTestServer } from "@agentforge/test-servers";
@@ -180,6 +181,31 @@ describe("start-up failures", () => {
     expect(error.message).toContain("FATAL: DATABASE_URL is not set");
     expect(error.message).not.toContain("stderr line 00000");
     expect(error.message).toMatch(/exited with code 2 before completing the MCP handshake/);
+  });
+
+  it("SERVER_EXITED names the whole command line to run by hand: shell-quoted, the secret argument redacted", async () => {
+    const canary = "canary-7d1e0b44-do-not-leak";
+    const behaviour = ["--exit-at-start", "1", "--note", "it's a $HOME `id`", "--empty", ""];
+    const m = manager(
+      [
+        stdioTestServer(
+          "by-hand",
+          {},
+          { args: [STDIO_TEST_SERVER, ...behaviour, "--token", "${AGENTFORGE_TEST_TOKEN}"] },
+        ),
+      ],
+      { env: { AGENTFORGE_TEST_TOKEN: canary, PATH: process.env.PATH } },
+    );
+    const error = await rejectionOf(m.callTool("by-hand", "echo"));
+    expect(error).toMatchObject({ code: "SERVER_EXITED" });
+    expect(error.message).not.toContain(canary);
+    const line = /\(the end of its stderr follows\): ([^\n]*)/.exec(error.message)?.[1] as string;
+    expect(line).toBeDefined();
+    // A real POSIX shell reads the line back as the words the server was started with.
+    const words = execFileSync("/bin/sh", ["-c", `printf '%s\\0' ${line}`], { encoding: "utf8" })
+      .split("\0")
+      .slice(0, -1);
+    expect(words).toEqual([process.execPath, STDIO_TEST_SERVER, ...behaviour, "--token", "[REDACTED]"]);
   });
 
   it("command not found → COMMAND_NOT_FOUND with a fix hint", async () => {

@@ -382,6 +382,7 @@ export class ServerConnection implements ConnectionCore {
       throw stdioStartupError(error, {
         config,
         command: stdio.command,
+        args: stdio.args,
         stdio,
         connectionTimeoutMs: this.connectionTimeoutMs,
         redactor: built.redactor,
