@@ -1,5 +1,5 @@
 import { MCPConfigError, type MCPServerConfig } from "@agentforge/mcp-config";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MCPServerNotFoundError } from "./errors.js";
 import { MCPClientManager, type MCPClientManagerOptions } from "./mcp-client-manager.js";
 
@@ -149,22 +149,20 @@ describe("MCPClientManager events: on(event, listener) → unsubscribe (no I/O)"
     expect(calls).toBe(3);
   });
 
-  it("keeps the deprecated off(event, listener) working", async () => {
+  it("runs listeners in the order they subscribed", async () => {
     const manager = make();
-    let calls = 0;
-    const listener = () => {
-      calls++;
-    };
-    manager.on("connectionFailed", listener);
-    manager.on("connectionFailed", listener);
-    expect(manager.off("connectionFailed", listener)).toBe(manager);
+    const order: string[] = [];
+    const first = () => order.push("first");
+    manager.on("connectionFailed", first);
+    manager.on("connectionFailed", () => order.push("second"));
+    manager.on("connectionFailed", first);
     await manager.callTool("broken", "t").catch(() => {});
-    expect(calls).toBe(0);
+    expect(order).toEqual(["first", "second", "first"]);
   });
 
-  it("offers no way to emit, and is not an EventEmitter", () => {
+  it("offers no way to emit or to remove a listener but the function on returns, and is not an EventEmitter", () => {
     const manager = make() as unknown as Record<string, unknown>;
-    for (const method of ["emit", "once", "removeListener", "removeAllListeners", "listenerCount"]) {
+    for (const method of ["emit", "once", "off", "removeListener", "removeAllListeners", "listenerCount"]) {
       expect(manager[method], method).toBeUndefined();
     }
     expect(() => make().on("connectionFailed", "nope" as unknown as () => void)).toThrow(/listener/);
@@ -190,5 +188,67 @@ describe("MCPClientManager events: on(event, listener) → unsubscribe (no I/O)"
     await expect.poll(() => announced.length).toBe(2);
     expect(announced).toEqual(["connectionFailed:Error: sync", "connectionFailed:Error: async"]);
     expect(reported).toEqual(["connectionFailed:broken", "connectionFailed:broken"]);
+  });
+
+  describe("a listener error nobody hears is a process warning (AGENTFORGE_LISTENER_ERROR)", () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => {
+      if ((warning as { code?: string }).code === "AGENTFORGE_LISTENER_ERROR") warnings.push(warning.message);
+    };
+    beforeEach(() => {
+      warnings.length = 0;
+      process.on("warning", onWarning);
+    });
+    afterEach(() => {
+      process.off("warning", onWarning);
+    });
+
+    it("with no listenerError listener and no onListenerError: a throw and a rejection", async () => {
+      const manager = make();
+      manager.on("connectionFailed", () => {
+        throw new Error("sync");
+      });
+      manager.on("connectionFailed", async () => {
+        throw new Error("async");
+      });
+      await expect(manager.callTool("broken", "t")).rejects.toMatchObject({ code: "SERVER_MISCONFIGURED" });
+      await expect.poll(() => warnings.length).toBe(2);
+      expect(warnings.sort()).toEqual([
+        'A listener of the "MCPClientManager connectionFailed" event failed (Error: async); the event was delivered to the other listeners.',
+        'A listener of the "MCPClientManager connectionFailed" event failed (Error: sync); the event was delivered to the other listeners.',
+      ]);
+    });
+
+    it("a listenerError listener that throws, and an onListenerError that throws", async () => {
+      const manager = make({
+        onListenerError: () => {
+          throw new Error("handler broke");
+        },
+      });
+      manager.on("listenerError", () => {
+        throw new Error("listenerError listener broke");
+      });
+      manager.on("connectionFailed", () => {
+        throw new Error("sync");
+      });
+      await expect(manager.callTool("broken", "t")).rejects.toMatchObject({ code: "SERVER_MISCONFIGURED" });
+      await expect.poll(() => warnings.length).toBe(3);
+      expect(warnings.join("\n")).toContain("(Error: listenerError listener broke)");
+      expect(warnings.join("\n")).toContain("(Error: handler broke)");
+      expect(warnings.join("\n")).toContain("(Error: sync)");
+    });
+
+    it("none when the error is heard (listenerError or onListenerError)", async () => {
+      const heard: unknown[] = [];
+      const manager = make({ onListenerError: (error) => heard.push(error) });
+      manager.on("connectionFailed", () => {
+        throw new Error("sync");
+      });
+      await expect(manager.callTool("broken", "t")).rejects.toMatchObject({ code: "SERVER_MISCONFIGURED" });
+      expect(heard).toHaveLength(1);
+      // A warning is emitted on the next tick: give it one before looking.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    });
   });
 });

@@ -2,10 +2,11 @@ import {
   type EnvSource,
   MCPConfigError,
   type MCPConfigIssue,
+  MCPEventEmitter,
   type MCPServerConfig,
+  reportListenerError,
 } from "@agentforge/mcp-config";
 import type { Client } from "@modelcontextprotocol/client";
-import { EventEmitter } from "eventemitter3";
 import {
   type DiscoveredTool,
   type DiscoverOptions,
@@ -21,7 +22,7 @@ import {
   readResourcePage,
   readResourceTemplatePage,
 } from "./internal/calls/read-resources.js";
-import type { ConnectionSettings } from "./internal/connection/connection-types.js";
+import type { ConnectionSettings, ManagerEventPayloads } from "./internal/connection/connection-types.js";
 import { ServerConnection } from "./internal/lifecycle/server-connection.js";
 import { type BackoffOptions, DEFAULT_BACKOFF } from "./internal/shared/backoff.js";
 import { PACKAGE_VERSION } from "./internal/shared/package-version.js";
@@ -76,8 +77,9 @@ export interface MCPClientManagerOptions {
   /**
    * Called when one of the manager's event listeners throws or returns a promise that rejects (the
    * error is also announced as a `listenerError` event). Listener errors never reach the code that
-   * caused the event, never stop the other listeners and never become uncaught exceptions. Default:
-   * ignored (but observable through `listenerError`).
+   * caused the event, never stop the other listeners and never become uncaught exceptions. With
+   * neither this nor a `listenerError` listener, the error is a process warning
+   * (`AGENTFORGE_LISTENER_ERROR`); so is an error thrown by this function.
    */
   onListenerError?: (error: unknown, event: MCPClientManagerEventName, serverName: string) => void;
   /**
@@ -116,15 +118,6 @@ export interface MCPConfigChanges {
   changed: string[];
   /** Servers left as they were (connections kept). */
   unchanged: string[];
-}
-
-/** One listener as the emitter sees it (payloads are typed at `on`). */
-type Listener = (payload: unknown) => unknown;
-
-interface Subscription {
-  event: MCPClientManagerEventName;
-  listener: unknown;
-  wrapper: Listener;
 }
 
 /** What the manager announces to servers by default: its name and this package's version. */
@@ -192,8 +185,7 @@ export class MCPClientManager {
   private connections = new Map<string, ServerConnection>();
   private readonly settings: ConnectionSettings;
   /** The manager's own emitter: subscribing goes through `on`, emitting is for the connections only. */
-  private readonly events = new EventEmitter<MCPClientManagerEventName>();
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly events: MCPEventEmitter<ManagerEventPayloads>;
   /** Where `grant: authorization_code` logins are kept (the `tokenStore` option, or memory). */
   readonly tokenStore: MCPOAuthTokenStore;
   private pollTimer: NodeJS.Timeout | undefined;
@@ -207,9 +199,14 @@ export class MCPClientManager {
     positive(options.shutdownGraceMs, "MCPClientManager: options.shutdownGraceMs", 0);
     positive(options.backoff?.initialDelayMs, "MCPClientManager: options.backoff.initialDelayMs", 0);
     positive(options.backoff?.maxDelayMs, "MCPClientManager: options.backoff.maxDelayMs", 0);
-    if (options.onListenerError !== undefined && typeof options.onListenerError !== "function") {
+    const onListenerError = options.onListenerError;
+    if (onListenerError !== undefined && typeof onListenerError !== "function") {
       throw new TypeError("MCPClientManager: options.onListenerError must be a function");
     }
+    this.events = new MCPEventEmitter<ManagerEventPayloads>({
+      onListenerError: (error, event, payload) =>
+        this.listenerFailed(error, event, payload.serverName, onListenerError),
+    });
     positive(options.loginTimeoutMs, "MCPClientManager: options.loginTimeoutMs");
     if (
       options.authorize !== undefined &&
@@ -246,7 +243,6 @@ export class MCPClientManager {
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
       healthTimeoutMs: options.healthTimeoutMs,
       events: this.events,
-      ...(options.onListenerError ? { onListenerError: options.onListenerError } : {}),
       ...(options.elicitation ? { elicitation: options.elicitation } : {}),
       ...(options.elicitationTimeoutMs !== undefined
         ? { elicitationTimeoutMs: options.elicitationTimeoutMs }
@@ -258,37 +254,40 @@ export class MCPClientManager {
 
   /**
    * Subscribe to one of the manager's events; returns the function that unsubscribes (calling it again
-   * does nothing). A listener that throws or rejects never reaches the code that caused the event: its
-   * error is announced as `listenerError` and passed to `onListenerError`.
+   * does nothing). Each call is its own subscription, even for the same function. Listeners run in the
+   * order they subscribed. A listener that throws or rejects never reaches the code that caused the
+   * event nor stops the other listeners: its error is announced as `listenerError` and passed to
+   * `onListenerError`, or becomes a process warning when neither is there.
    */
   on<K extends MCPClientManagerEventName>(event: K, listener: MCPClientManagerEvents[K]): () => void {
     if (typeof listener !== "function") {
       throw new TypeError(`MCPClientManager.on("${String(event)}"): listener must be a function`);
     }
-    // A wrapper per subscription: subscribing the same function twice gives two independent handles.
-    const wrapper: Listener = (payload) => (listener as Listener)(payload);
-    const subscription: Subscription = { event, listener, wrapper };
-    this.subscriptions.add(subscription);
-    this.events.on(event, wrapper);
-    return () => {
-      if (!this.subscriptions.delete(subscription)) return;
-      this.events.off(event, wrapper);
-    };
+    // A function of its own per subscription: the emitter keeps one subscription per function, and
+    // subscribing the same listener twice gives two independent handles here.
+    const call = listener as (payload: ManagerEventPayloads[K]) => unknown;
+    return this.events.on(event, (payload) => call(payload));
   }
 
   /**
-   * Remove a listener added with `on` (every subscription of it to `event`), or all listeners of
-   * `event` when none is given.
-   * @deprecated Call the function `on` returns instead; `off` will be removed in a later version.
+   * A listener of `event` threw or rejected: announce it as `listenerError` and pass it to
+   * `onListenerError`; with neither, it is a process warning (AGENTFORGE_LISTENER_ERROR). A failing
+   * `listenerError` listener (or `onListenerError` itself) is a process warning too.
    */
-  off<K extends MCPClientManagerEventName>(event: K, listener?: MCPClientManagerEvents[K]): this {
-    for (const subscription of [...this.subscriptions]) {
-      if (subscription.event !== event) continue;
-      if (listener !== undefined && subscription.listener !== listener) continue;
-      this.subscriptions.delete(subscription);
-      this.events.off(event, subscription.wrapper);
+  private listenerFailed(
+    error: unknown,
+    event: MCPClientManagerEventName,
+    serverName: string,
+    onListenerError: MCPClientManagerOptions["onListenerError"],
+  ): void {
+    if (event === "listenerError") {
+      reportListenerError(error, "MCPClientManager listenerError");
+      return;
     }
-    return this;
+    const announced = this.events.listenerCount("listenerError") > 0;
+    if (announced) this.events.emit("listenerError", { event, serverName, error });
+    if (onListenerError) onListenerError(error, event, serverName);
+    else if (!announced) reportListenerError(error, `MCPClientManager ${event}`);
   }
 
   private entry(name: string, allowDisabled = false): ServerConnection {

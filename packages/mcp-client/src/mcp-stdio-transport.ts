@@ -154,6 +154,11 @@ export class MCPStdioTransport implements Transport {
     return this.options.command;
   }
 
+  /** Its arguments. */
+  get args(): readonly string[] {
+    return this.options.args ?? [];
+  }
+
   /** The protocol version negotiated at initialize (set by the SDK client), for status displays. */
   get protocolVersion(): string | undefined {
     return this.negotiatedProtocolVersion;

@@ -205,7 +205,10 @@ export interface MCPListenerErrorEvent {
   error: unknown;
 }
 
-/** The manager's events (eventemitter3): `manager.on("toolsChanged", (event) => ...)`. */
+/**
+ * The manager's events, each with its listener's type: `manager.on("toolsChanged", (event) => ...)`
+ * returns the function that unsubscribes (one `MCPEventEmitter` of `@agentforge/mcp-config`).
+ */
 export interface MCPClientManagerEvents {
   /** A connection was established (first time or reconnect). */
   connected: (event: MCPConnectedEvent) => void;
@@ -219,7 +222,7 @@ export interface MCPClientManagerEvents {
   healthChanged: (event: MCPHealthChangedEvent) => void;
   /**
    * A listener of another event threw or rejected. The error was contained (the host and the other
-   * listeners were not affected); a `listenerError` listener that throws is ignored.
+   * listeners were not affected); a `listenerError` listener that throws is a process warning.
    */
   listenerError: (event: MCPListenerErrorEvent) => void;
 }

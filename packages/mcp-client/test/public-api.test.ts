@@ -53,7 +53,7 @@ describe("public API", () => {
           name,
         ),
       ),
-    ).toEqual(["off", "on"]);
+    ).toEqual(["on"]);
     expect(Object.getPrototypeOf(api.MCPClientManager.prototype)).toBe(Object.prototype);
   });
 });

@@ -363,7 +363,7 @@ declare class MCPEventEmitter<Events extends {
 
 // MCPEventEmitterOptions
 interface MCPEventEmitterOptions<Events> {
-    onListenerError?: (error: unknown, event: keyof Events & string) => void;
+    onListenerError?: (error: unknown, event: keyof Events & string, payload: Events[keyof Events]) => void;
 }
 
 // MCPEventListener

@@ -30,10 +30,14 @@ describe("MCPEventEmitter", () => {
     expect(emitter.listenerCount("ping")).toBe(0);
   });
 
-  it("a listener that throws or rejects is reported to onListenerError; the others still run", async () => {
+  it("a listener that throws or rejects is reported to onListenerError (with its payload); the others still run", async () => {
     const failures: [unknown, string][] = [];
+    const payloads: unknown[] = [];
     const emitter = new MCPEventEmitter<Events>({
-      onListenerError: (error, event) => failures.push([error, event]),
+      onListenerError: (error, event, payload) => {
+        failures.push([error, event]);
+        payloads.push(payload);
+      },
     });
     const seen: string[] = [];
     emitter.on("pong", () => {
@@ -48,6 +52,7 @@ describe("MCPEventEmitter", () => {
       "pong:boom",
       "pong:late",
     ]);
+    expect(payloads).toEqual(["x", "x"]);
   });
 
   it("without onListenerError a failure becomes a process warning, never silence", async () => {

@@ -4,10 +4,11 @@ export type MCPEventListener<P> = (payload: P) => unknown;
 /** Options of `MCPEventEmitter`. */
 export interface MCPEventEmitterOptions<Events> {
   /**
-   * Where a listener that throws (or returns a promise that rejects) is reported. Default:
-   * `reportListenerError` (a process warning). The emitting code is never affected either way.
+   * Where a listener that throws (or returns a promise that rejects) is reported, with the event and
+   * the payload the listener was given. Default: `reportListenerError` (a process warning). The
+   * emitting code is never affected either way.
    */
-  onListenerError?: (error: unknown, event: keyof Events & string) => void;
+  onListenerError?: (error: unknown, event: keyof Events & string, payload: Events[keyof Events]) => void;
 }
 
 interface Subscription<P> {
@@ -52,7 +53,11 @@ export function reportListenerError(error: unknown, event: string): void {
  */
 export class MCPEventEmitter<Events extends { [K in keyof Events]: unknown }> {
   #subscriptions = new Map<keyof Events, readonly Subscription<never>[]>();
-  readonly #onListenerError: (error: unknown, event: keyof Events & string) => void;
+  readonly #onListenerError: (
+    error: unknown,
+    event: keyof Events & string,
+    payload: Events[keyof Events],
+  ) => void;
 
   constructor(options: MCPEventEmitterOptions<Events> = {}) {
     const handler = options.onListenerError;
@@ -115,17 +120,19 @@ export class MCPEventEmitter<Events extends { [K in keyof Events]: unknown }> {
       try {
         const result = subscription.listener(payload);
         if (result && typeof (result as Promise<unknown>).then === "function") {
-          (result as Promise<unknown>).then(undefined, (error: unknown) => this.#failed(error, event));
+          (result as Promise<unknown>).then(undefined, (error: unknown) =>
+            this.#failed(error, event, payload),
+          );
         }
       } catch (error) {
-        this.#failed(error, event);
+        this.#failed(error, event, payload);
       }
     }
   }
 
-  #failed(error: unknown, event: keyof Events): void {
+  #failed<E extends keyof Events>(error: unknown, event: E, payload: Events[E]): void {
     try {
-      this.#onListenerError(error, event as keyof Events & string);
+      this.#onListenerError(error, event as keyof Events & string, payload);
     } catch (handlerError) {
       // The error handler itself failed: both failures still reach the process's warnings.
       reportListenerError(error, String(event));

@@ -22,11 +22,12 @@ describe("splitStderrSection", () => {
     });
   });
 
-  it("finds the section inside a backoff message that quotes the last failure", () => {
+  it("finds the section at the end of a backoff message (cause, retry state, fix, stderr)", () => {
     const text =
-      'Not retrying MCP server "b" for another 250 ms. Last failure: exited.\nLast 4000 characters of the stderr of "b":\nboom';
+      'MCP server "b" exited; not retried for another 250 ms (backoff after 1 failed attempt). Fix: run it by hand.\nLast 4000 characters of the stderr of "b":\nboom';
     expect(splitStderrSection(text)).toEqual({
-      message: 'Not retrying MCP server "b" for another 250 ms. Last failure: exited.',
+      message:
+        'MCP server "b" exited; not retried for another 250 ms (backoff after 1 failed attempt). Fix: run it by hand.',
       stderrTail: "boom",
     });
   });

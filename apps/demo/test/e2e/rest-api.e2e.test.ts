@@ -256,7 +256,7 @@ describe("agentforge serve", () => {
         status: "unhealthy",
         error: { code: "SERVER_EXITED", stderrTail: "boom: token=[REDACTED]" },
       });
-      expect((broken.json.error as { message: string }).message).not.toContain("Not retrying");
+      expect((broken.json.error as { message: string }).message).not.toContain("not retried for another");
     }
     expect((await call("POST", "/api/v1/mcp/servers/off/health-check")).json).toMatchObject({
       status: "disabled",

@@ -83,6 +83,13 @@ const problemCodes = (tool: DiscoveredTool | undefined) => (tool?.problems ?? []
 
 describe("hostile servers (stdio)", { timeout: 120_000 }, () => {
   it("a listener that throws or rejects never reaches the host; listenerError and onListenerError see it", async () => {
+    // A failing listenerError listener is a process warning: heard here as any program would hear it.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => {
+      if ((warning as { code?: string }).code === "AGENTFORGE_LISTENER_ERROR") warnings.push(warning.message);
+    };
+    process.on("warning", onWarning);
+    onCleanup(() => process.off("warning", onWarning));
     const seen: { error: unknown; event: string; serverName: string }[] = [];
     const m = withGood([hostile("bad")], {
       onListenerError: (error, event, serverName) => seen.push({ error, event, serverName }),
@@ -90,7 +97,7 @@ describe("hostile servers (stdio)", { timeout: 120_000 }, () => {
     const announced: MCPListenerErrorEvent[] = [];
     m.on("listenerError", (event) => announced.push(event));
     m.on("listenerError", () => {
-      throw new Error("a listenerError listener that throws is ignored");
+      throw new Error("a listenerError listener that throws");
     });
     m.on("connected", () => {
       throw new Error("connected listener bug");
@@ -120,6 +127,11 @@ describe("hostile servers (stdio)", { timeout: 120_000 }, () => {
     );
     expect(announced.map((a) => `${a.event}:${a.serverName}`)).toEqual(
       expect.arrayContaining(["connected:bad", "toolsChanged:bad"]),
+    );
+    await vi.waitFor(() =>
+      expect(warnings).toContain(
+        'A listener of the "MCPClientManager listenerError" event failed (Error: a listenerError listener that throws); the event was delivered to the other listeners.',
+      ),
     );
     await expectGoodUsable(m);
   });

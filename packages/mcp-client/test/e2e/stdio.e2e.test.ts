@@ -1,4 +1,5 @@
 // Real stdio child processes (the test-servers package) through the manager.
+import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCallLog, STDIO_TEST_SERVER, stdioTestServer } from "@agentforge/test-servers";
@@ -182,6 +183,31 @@ describe("start-up failures", () => {
     expect(error.message).toMatch(/exited with code 2 before completing the MCP handshake/);
   });
 
+  it("SERVER_EXITED names the whole command line to run by hand: shell-quoted, the secret argument redacted", async () => {
+    const canary = "canary-7d1e0b44-do-not-leak";
+    const behaviour = ["--exit-at-start", "1", "--note", "it's a $HOME `id`", "--empty", ""];
+    const m = manager(
+      [
+        stdioTestServer(
+          "by-hand",
+          {},
+          { args: [STDIO_TEST_SERVER, ...behaviour, "--token", "${AGENTFORGE_TEST_TOKEN}"] },
+        ),
+      ],
+      { env: { AGENTFORGE_TEST_TOKEN: canary, PATH: process.env.PATH } },
+    );
+    const error = await rejectionOf(m.callTool("by-hand", "echo"));
+    expect(error).toMatchObject({ code: "SERVER_EXITED" });
+    expect(error.message).not.toContain(canary);
+    const line = /\(the end of its stderr follows\): ([^\n]*)/.exec(error.message)?.[1] as string;
+    expect(line).toBeDefined();
+    // A real POSIX shell reads the line back as the words the server was started with.
+    const words = execFileSync("/bin/sh", ["-c", `printf '%s\\0' ${line}`], { encoding: "utf8" })
+      .split("\0")
+      .slice(0, -1);
+    expect(words).toEqual([process.execPath, STDIO_TEST_SERVER, ...behaviour, "--token", "[REDACTED]"]);
+  });
+
   it("command not found → COMMAND_NOT_FOUND with a fix hint", async () => {
     const m = manager([stdioTestServer("missing", {}, { command: "agentforge-no-such-command", args: [] })]);
     const error = await rejectionOf(m.callTool("missing", "echo"));
@@ -225,7 +251,10 @@ describe("start-up failures", () => {
     const error = await rejectionOf(m.callTool("down", "echo"));
     expect(startedPids(startLog)).toHaveLength(1); // failed fast: no second process was started
     expect(error).toMatchObject({ code: "SERVER_EXITED" });
-    expect(error.message).toMatch(/^Not retrying MCP server "down" for another \d+ ms/);
+    // Cause first, then the retry state, then the fix (and the stderr section).
+    expect(error.message).toMatch(
+      /^MCP server "down" \(pid \d+\) exited with code 1 before completing the MCP handshake; not retried for another \d+ ms \(backoff after 1 failed attempt\)\. Fix: run /,
+    );
     expect(m.connectionStatus("down")).toMatchObject({ state: "backoff", failures: 1 });
     await m.close("down"); // close() resets the backoff
     expect(m.connectionStatus("down").state).toBe("idle");

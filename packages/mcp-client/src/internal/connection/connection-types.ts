@@ -2,9 +2,8 @@
  * Types shared by the modules of one server's connection (lifecycle, call path, tool cache, health).
  * They live here so that none of those modules imports a type back from a module that imports it.
  */
-import type { EnvSource, MCPError, MCPServerConfig } from "@agentforge/mcp-config";
+import type { EnvSource, MCPError, MCPEventEmitter, MCPServerConfig } from "@agentforge/mcp-config";
 import type { Client, Implementation } from "@modelcontextprotocol/client";
-import type { EventEmitter } from "eventemitter3";
 import type { MCPElicitationHandler } from "../../elicitation.js";
 import type { CreateTransportOptions, MCPClientManagerEvents, MCPDisconnectReason } from "../../types.js";
 import type { BackoffOptions } from "../shared/backoff.js";
@@ -18,12 +17,11 @@ export interface ConnectionSettings {
   backoff: BackoffOptions;
   healthTimeoutMs: number | undefined;
   /** The manager's private emitter (nothing outside the manager can emit on it). */
-  events: EventEmitter<keyof MCPClientManagerEvents>;
+  events: MCPEventEmitter<ManagerEventPayloads>;
   /** Answers the servers' elicitation requests; when absent, the capability is not declared. */
   elicitation?: MCPElicitationHandler;
   /** How long the elicitation handler may take (default: the server's tool timeout). */
   elicitationTimeoutMs?: number;
-  onListenerError?: (error: unknown, event: keyof MCPClientManagerEvents, serverName: string) => void;
 }
 
 /** An open connection: the SDK client, its transport, and the generation it belongs to. */
@@ -44,8 +42,13 @@ export interface FailureContext {
   timeoutSetting?: string;
 }
 
+/** The manager's events by name, each with its payload (what its `MCPEventEmitter` carries). */
+export type ManagerEventPayloads = {
+  [K in keyof MCPClientManagerEvents]: Parameters<MCPClientManagerEvents[K]>[0];
+};
+
 /** The payload of one manager event. */
-export type EventPayload<K extends keyof MCPClientManagerEvents> = Parameters<MCPClientManagerEvents[K]>[0];
+export type EventPayload<K extends keyof MCPClientManagerEvents> = ManagerEventPayloads[K];
 
 /**
  * What the lifecycle module (`ServerConnection`) offers the call path, the tool cache and the health

@@ -19,10 +19,13 @@ import { MCPStdioTransport } from "../../mcp-stdio-transport.js";
 import { AccessTokenRejectedError } from "../auth/http-auth.js";
 import { Redactor } from "../shared/redactor.js";
 import {
+  backoffMessage,
   type HttpFailure,
   httpStartupError,
+  MAX_COMMAND_LINE_CHARS,
   type RequestFailure,
   requestError,
+  runByHandLine,
   stdioStartupError,
 } from "./classify-error.js";
 
@@ -138,6 +141,7 @@ describe("stdioStartupError", () => {
   const failure = () => ({
     config,
     command: "missing-cmd",
+    args: [],
     stdio: new MCPStdioTransport({ command: "missing-cmd", stderrLogPath: false }),
     connectionTimeoutMs: 10_000,
     redactor,
@@ -152,6 +156,65 @@ describe("stdioStartupError", () => {
     const notFound = stdioStartupError(errno("ENOENT"), failure());
     expect(notFound.message).toMatch(/Fix: install it/);
     expect(notFound.serverName).toBe("local");
+  });
+});
+
+describe("runByHandLine", () => {
+  it("shell-quotes the command and every argument: spaces, quotes, $, the empty argument", () => {
+    expect(
+      runByHandLine("/opt/my node/bin/node", ["server.js", "my dir", "it's", "$HOME", ""], new Redactor()),
+    ).toBe("'/opt/my node/bin/node' server.js 'my dir' 'it'\\''s' '$HOME' ''");
+  });
+
+  it("redacts the values of the config's variables, in the command and inside an argument", () => {
+    const line = runByHandLine(
+      `/home/${SECRET}/node`,
+      ["--token", SECRET, `--auth=Bearer ${SECRET}`],
+      redactor,
+    );
+    expect(line).not.toContain(SECRET);
+    expect(line).toBe("'/home/[REDACTED]/node' --token '[REDACTED]' '--auth=Bearer [REDACTED]'");
+  });
+
+  it("passes the cleaner: no control characters or line breaks, bounded", () => {
+    const line = runByHandLine(
+      "node",
+      ["a\u001b]0;title\u0007b", "line\nbreak", "\u202etxt"],
+      new Redactor(),
+    );
+    expect(line).toBe("node 'ab' 'line break' 'txt'");
+    const long = runByHandLine("node", ["x".repeat(5000)], new Redactor());
+    expect(long.length).toBe(MAX_COMMAND_LINE_CHARS);
+    expect(long).toMatch(/characters truncated\]$/);
+  });
+});
+
+describe("backoffMessage", () => {
+  it("puts the cause first, then the retry state, then the fix", () => {
+    const last = httpStartupError(httpError(401, "Unauthorized"), httpFailure({ env: {} }));
+    const message = backoffMessage(last.message, 216.2, 2);
+    expect(message).toMatch(
+      /^MCP server "remote" at https:\/\/mcp\.example\.invalid\/mcp answered 401 Unauthorized .*REMOTE_TOKEN is not set; not retried for another 217 ms \(backoff after 2 failed attempts\)\.$/,
+    );
+    const fixed = backoffMessage(
+      'MCP server "x" at u answered 403 Forbidden (said: Fix: nothing). Fix: allow that host.',
+      1000,
+      1,
+    );
+    expect(fixed).toBe(
+      'MCP server "x" at u answered 403 Forbidden (said: Fix: nothing); not retried for another 1000 ms (backoff after 1 failed attempt). Fix: allow that host.',
+    );
+  });
+
+  it("keeps the stderr section at the end, after the fix", () => {
+    const last =
+      'MCP server "local" (pid 7) exited with code 1 before completing the MCP handshake. Fix: run it by hand to see why (the end of its stderr follows): node server.js\nLast 4000 characters of the stderr of "local":\nboom. Fix: not this one';
+    expect(backoffMessage(last, 50, 1)).toBe(
+      'MCP server "local" (pid 7) exited with code 1 before completing the MCP handshake; not retried for another 50 ms (backoff after 1 failed attempt). Fix: run it by hand to see why (the end of its stderr follows): node server.js\nLast 4000 characters of the stderr of "local":\nboom. Fix: not this one',
+    );
+    expect(backoffMessage('MCP server "a" failed.\nstderr of "a" was empty.', 5, 3)).toBe(
+      'MCP server "a" failed; not retried for another 5 ms (backoff after 3 failed attempts).\nstderr of "a" was empty.',
+    );
   });
 });
 

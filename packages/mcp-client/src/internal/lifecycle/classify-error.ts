@@ -2,7 +2,7 @@
  * Turning raw failures (spawn errors, SDK errors, fetch errors) into classified client errors with a
  * fix hint. Every text that may come from outside goes through the server's redactor.
  */
-import { type EnvSource, MCPError, type MCPServerConfig } from "@agentforge/mcp-config";
+import { cleanText, type EnvSource, MCPError, type MCPServerConfig } from "@agentforge/mcp-config";
 import {
   OAuthError,
   ProtocolError,
@@ -21,6 +21,7 @@ import {
 import type { MCPStdioTransport, ReplyTooLargeData } from "../../mcp-stdio-transport.js";
 import { AccessTokenRejectedError } from "../auth/http-auth.js";
 import { type Redactor, safeCause } from "../shared/redactor.js";
+import { shellCommandLine } from "../shared/shell-quote.js";
 
 /** How much of the stderr log a start-up error message ends with. */
 export const STDERR_TAIL_CHARS = 4000;
@@ -101,6 +102,29 @@ export function stderrSection(serverName: string, stdio: MCPStdioTransport): str
   return `\nLast ${STDERR_TAIL_CHARS} characters of the stderr of "${serverName}"${where}${logProblem}:\n${tail}`;
 }
 
+/** Where the stderr section of a stdio error message starts (see `stderrSection`), or -1. */
+function stderrSectionStart(message: string): number {
+  const match = /\n(?:Last \d+ characters of the stderr of "|stderr of ")/.exec(message);
+  return match ? match.index : -1;
+}
+
+/**
+ * The message of a connection attempt refused during backoff, cause first: what failed and why (the
+ * last failure's own words), then the retry state, then the last failure's fix and the stderr section
+ * it ended with. `lastMessage` is the message of the last failed attempt.
+ */
+export function backoffMessage(lastMessage: string, waitMs: number, failures: number): string {
+  const sectionAt = stderrSectionStart(lastMessage);
+  const head = sectionAt === -1 ? lastMessage : lastMessage.slice(0, sectionAt);
+  const section = sectionAt === -1 ? "" : lastMessage.slice(sectionAt);
+  // Our own fix is the last sentence of the head; anything a server said comes before it.
+  const fixAt = head.lastIndexOf(" Fix: ");
+  const cause = (fixAt === -1 ? head : head.slice(0, fixAt)).trimEnd().replace(/\.$/, "");
+  const fix = fixAt === -1 ? "" : head.slice(fixAt);
+  const retry = `not retried for another ${Math.ceil(waitMs)} ms (backoff after ${failures} failed attempt${failures === 1 ? "" : "s"})`;
+  return `${cause}; ${retry}.${fix}${section}`;
+}
+
 function exitDescription(stdio: MCPStdioTransport): string {
   if (stdio.stdoutClosed) return "closed its stdout but kept running (the process was ended)";
   if (stdio.signalCode) return `was killed by ${stdio.signalCode}`;
@@ -108,10 +132,28 @@ function exitDescription(stdio: MCPStdioTransport): string {
   return "closed its stdio";
 }
 
+/** Longest command line a "run it by hand" hint shows (longer ones are cut with a marker). */
+export const MAX_COMMAND_LINE_CHARS = 2000;
+
+/**
+ * A stdio server's command and arguments as one line to paste into a POSIX shell: each word with the
+ * values of the variables its config reads redacted (never a secret), then shell-quoted, then passed
+ * through the cleaner used for server text (one line, no control characters; bounded).
+ */
+export function runByHandLine(command: string, args: readonly string[], redactor: Redactor): string {
+  const line = shellCommandLine(
+    redactor.redact(command),
+    args.map((arg) => redactor.redact(arg)),
+  );
+  return cleanText(line, { lineBreaks: false, maxChars: MAX_COMMAND_LINE_CHARS });
+}
+
 /** Context for classifying a stdio start-up failure. */
 export interface StdioFailure {
   config: MCPServerConfig & { transport: "stdio" };
   command: string;
+  /** The command's arguments (placeholders resolved: redacted before they are shown). */
+  args: readonly string[];
   stdio: MCPStdioTransport;
   connectionTimeoutMs: number;
   redactor: Redactor;
@@ -165,7 +207,7 @@ export function stdioStartupError(error: unknown, failure: StdioFailure): MCPCon
   }
   if (stdio.exited) {
     return new MCPConnectionError(
-      `MCP server "${name}" (pid ${stdio.pid}) ${exitDescription(stdio)} before completing the MCP handshake.${noise} Fix: run "${command}" by hand to see why; the end of its stderr follows.${stderrSection(name, stdio)}`,
+      `MCP server "${name}" (pid ${stdio.pid}) ${exitDescription(stdio)} before completing the MCP handshake.${noise} Fix: run it by hand to see why (the end of its stderr follows): ${runByHandLine(failure.command, failure.args, redactor)}${stderrSection(name, stdio)}`,
       { ...base, code: "SERVER_EXITED", exitCode: stdio.exitCode ?? null, signal: stdio.signalCode ?? null },
     );
   }

@@ -39,7 +39,6 @@ import {
 } from "../connection/connection-utils.js";
 import { backoffDelay } from "../shared/backoff.js";
 import { Redactor } from "../shared/redactor.js";
-import { safeEmit } from "../shared/safe-emit.js";
 import { ToolCache } from "../tools/tool-cache.js";
 import {
   type BuiltHttp,
@@ -50,6 +49,7 @@ import {
   type HttpTransportKind,
 } from "../transport/build-transport.js";
 import {
+  backoffMessage,
   httpStartupError,
   httpStatusOf,
   isConnectionGone,
@@ -108,16 +108,11 @@ export class ServerConnection implements ConnectionCore {
     return this.monitor.health;
   }
 
-  // Events are emitted from request callbacks, notification handlers and timers: a listener that throws
-  // (or rejects) must never break the connection's bookkeeping, stop the other listeners, or become an
-  // uncaught exception that ends the host. Its error goes to `listenerError` and `onListenerError`.
+  // Events are emitted from request callbacks, notification handlers and timers: the manager's
+  // MCPEventEmitter never throws, so a listener that throws (or rejects) can't break the connection's
+  // bookkeeping, stop the other listeners, or end the host (see MCPClientManager's listener errors).
   emit<K extends keyof MCPClientManagerEvents>(name: K, payload: EventPayload<K>): void {
-    const events = this.settings.events;
-    safeEmit(events, name, payload, (error) => {
-      if (name === "listenerError") return;
-      safeEmit(events, "listenerError", { event: name, serverName: this.name, error }, () => {});
-      this.settings.onListenerError?.(error, name, this.name);
-    });
+    this.settings.events.emit(name, payload);
   }
 
   /** Call a tool with the server's limits; see `MCPClientManager.callTool`. */
@@ -243,19 +238,16 @@ export class ServerConnection implements ConnectionCore {
 
   private backoffError(waitMs: number): MCPConnectionError {
     const last = this.lastError as MCPConnectionError;
-    return new MCPConnectionError(
-      `Not retrying MCP server "${this.name}" for another ${Math.ceil(waitMs)} ms (backoff after ${this.failures} failed attempt${this.failures === 1 ? "" : "s"}). Last failure: ${last.message}`,
-      {
-        code: last.code,
-        serverName: this.name,
-        cause: last,
-        ...(last.transport ? { transport: last.transport } : {}),
-        ...(last.httpStatus !== undefined ? { httpStatus: last.httpStatus } : {}),
-        ...(last.exitCode !== undefined ? { exitCode: last.exitCode } : {}),
-        ...(last.signal !== undefined ? { signal: last.signal } : {}),
-        ...(last.stderrLogPath ? { stderrLogPath: last.stderrLogPath } : {}),
-      },
-    );
+    return new MCPConnectionError(backoffMessage(last.message, waitMs, this.failures), {
+      code: last.code,
+      serverName: this.name,
+      cause: last,
+      ...(last.transport ? { transport: last.transport } : {}),
+      ...(last.httpStatus !== undefined ? { httpStatus: last.httpStatus } : {}),
+      ...(last.exitCode !== undefined ? { exitCode: last.exitCode } : {}),
+      ...(last.signal !== undefined ? { signal: last.signal } : {}),
+      ...(last.stderrLogPath ? { stderrLogPath: last.stderrLogPath } : {}),
+    });
   }
 
   private newClient(generation: number): Client {
@@ -384,6 +376,7 @@ export class ServerConnection implements ConnectionCore {
       throw stdioStartupError(error, {
         config,
         command: stdio.command,
+        args: stdio.args,
         stdio,
         connectionTimeoutMs: this.connectionTimeoutMs,
         redactor: built.redactor,
