@@ -53,7 +53,9 @@ describe("discoverTools", () => {
 describe("discoverAll", () => {
   it("discovers every enabled server in parallel and reports failures without throwing", async () => {
     // Parallel, proven by a count rather than a clock: when the first handshake times out, all three
-    // silent servers have already been started (one after the other, only one would have been).
+    // silent servers have already been started (one after the other, only one would have been). The
+    // handshake timeout is long enough for three Node.js processes to start on a busy machine (at load
+    // 25 on 2 cores, 3 s was not: none had written its start line when the first timed out).
     const startLog = join(tempDir(), "mute-starts.log");
     const started = () =>
       existsSync(startLog) ? readFileSync(startLog, "utf8").split("\n").filter(Boolean) : [];
@@ -62,9 +64,9 @@ describe("discoverAll", () => {
       stdioTestServer("one"),
       stdioTestServer("two", { extraTools: 2 }),
       stdioTestServer("broken", { exitAtStart: 4, message: "no config" }),
-      stdioTestServer("mute-1", mute, { connectionTimeout: 3 }),
-      stdioTestServer("mute-2", mute, { connectionTimeout: 3 }),
-      stdioTestServer("mute-3", mute, { connectionTimeout: 3 }),
+      stdioTestServer("mute-1", mute, { connectionTimeout: 30 }),
+      stdioTestServer("mute-2", mute, { connectionTimeout: 30 }),
+      stdioTestServer("mute-3", mute, { connectionTimeout: 30 }),
       stdioTestServer("off", {}, { enabled: false }),
     ]);
     const startedAtFirstTimeout: number[] = [];

@@ -233,8 +233,8 @@ describe("start-up failures", () => {
   it("no handshake → HANDSHAKE_TIMEOUT after connection_timeout, and the child is killed", async () => {
     const startLog = join(tempDir(), "starts.log");
     const m = manager([
-      // Long enough for the child to start and write its stderr line on a busy machine.
-      stdioTestServer("silent", { noHandshake: true, startLog }, { connectionTimeout: 5 }),
+      // Long enough for the child to start and write its stderr line on a busy machine (load 25+).
+      stdioTestServer("silent", { noHandshake: true, startLog }, { connectionTimeout: 20 }),
     ]);
     const error = await rejectionOf(m.callTool("silent", "echo"));
     expect(error).toMatchObject({ code: "HANDSHAKE_TIMEOUT", serverName: "silent" });
