@@ -149,7 +149,10 @@ function replayable(input: Parameters<FetchLike>[0], init: Parameters<FetchLike>
 /** A fetch with keep-alive handling, and what to close once its transport is closed. */
 export interface KeepAliveFetch {
   fetch: FetchLike;
-  /** Close the sockets (waits for requests still running, as undici's `close()` does). */
+  /**
+   * Close the sockets (waits for requests still running, as undici's `close()` does). A later request
+   * opens new ones, which close after IDLE_SOCKET_MS idle.
+   */
   close(): Promise<void>;
 }
 
@@ -164,7 +167,9 @@ export function keepAliveFetch(connect?: ConnectOptions): KeepAliveFetch {
     keepAliveMaxTimeout: IDLE_SOCKET_MS,
     ...(connect ? { connect } : {}),
   };
-  const agent = new Agent(socketOptions);
+  // Made on first use and again after close(): the fetch outlives its transport (a login's token
+  // exchange runs after the attempt that asked for it was closed).
+  let agent: Agent | undefined;
   // The fresh connections of retries: each used for one request, closed with the agent.
   const fresh = new Set<Client>();
   const send = (input: Parameters<FetchLike>[0], init: Parameters<FetchLike>[1], via: Dispatcher) =>
@@ -172,6 +177,7 @@ export function keepAliveFetch(connect?: ConnectOptions): KeepAliveFetch {
 
   const fetch: FetchLike = async (input, init) => {
     const attempt: Attempt = { reused: false, bytesReadAtSend: 0 };
+    agent ??= new Agent(socketOptions);
     const watched = agent.compose(
       (dispatch) => (options, handler) => dispatch(options, new SendWatch(handler, attempt)),
     );
@@ -188,8 +194,10 @@ export function keepAliveFetch(connect?: ConnectOptions): KeepAliveFetch {
   return {
     fetch,
     close: async () => {
-      await Promise.all([agent.close(), ...[...fresh].map((client) => client.close())]);
+      const closing = [...(agent ? [agent] : []), ...fresh];
+      agent = undefined;
       fresh.clear();
+      await Promise.all(closing.map((dispatcher) => dispatcher.close()));
     },
   };
 }
