@@ -20,9 +20,11 @@
  *    fresh socket, a byte of the answer seen, a timeout, an abort, a second failure — is the caller's
  *    error, never retried: a `tools/call` that may have run is not sent twice.
  *    The client cannot see when the server received the bytes: a server that reads a request on a
- *    reused socket and then closes it without sending a byte looks exactly like the race above, and
- *    that request is sent again. Servers close without answering when they time out an idle socket,
- *    not after reading a request, so the rule fits every server that keeps to HTTP/1.1.
+ *    reused socket and then closes it without sending a byte (a crash in the middle of the request)
+ *    looks exactly like the race above, and that request is sent again. HTTP/1.1 servers close a
+ *    kept-alive socket without answering when it is idle, not once it carries a request; browsers
+ *    retry on the same evidence. The pairing of a request with its socket (`starting` below) fails
+ *    safe: when undici does not report the socket, nothing is retried.
  */
 import { subscribe } from "node:diagnostics_channel";
 import type { Socket } from "node:net";
