@@ -37,6 +37,8 @@ interface Proxy {
    * after its answer (less than its 2 s margin is left), so every request goes out on a fresh socket.
    */
   freshSockets: boolean;
+  /** Close every idle client socket (all but the SSE streams of GET requests) now; resolves the count. */
+  closeIdle(): number;
 }
 
 const HEADER_END = Buffer.from("\r\n\r\n");
@@ -59,10 +61,19 @@ async function startProxy(target: URL): Promise<Proxy> {
     plan: (...actions) => queue.push(...actions),
     toolCalls: [],
     freshSockets: false,
+    closeIdle: () => {
+      const idle = [...clients].filter((client) => !streams.has(client));
+      for (const client of idle) client.destroy();
+      return idle.length;
+    },
   };
+  const clients = new Set<Socket>();
+  const streams = new WeakSet<Socket>();
   const server: Server = createServer((client) => {
     const upstream = tcpConnect(Number(target.port), target.hostname);
     sockets.add(client).add(upstream);
+    clients.add(client);
+    client.on("close", () => clients.delete(client));
     let pending = Buffer.alloc(0);
     let requests = 0;
     let onAnswer: ((chunk: Buffer) => void) | undefined;
@@ -87,6 +98,7 @@ async function startProxy(target: URL): Promise<Proxy> {
         const request = pending.subarray(0, length);
         pending = pending.subarray(length);
         const reused = requests++ > 0;
+        if (request.subarray(0, 4).toString("latin1") === "GET ") streams.add(client);
         if (!request.toString("utf8").includes('"method":"tools/call"')) {
           upstream.write(request);
           continue;
@@ -165,6 +177,16 @@ describe("kept-alive sockets closed by the server", () => {
       expect(await echoRuns(running)).toBe(3);
     },
   );
+
+  it("a kept-alive socket the server closed while idle (the close not read yet) is not written on: the call runs once", async () => {
+    const { running, proxy, m, disconnected, newToolCalls } = await setUp();
+    expect(proxy.closeIdle()).toBeGreaterThan(0);
+    // Called in the same turn: the client has not read the close yet when the call goes out.
+    expect(textOf(await m.callTool("remote", "echo", { text: "after idle close" }))).toBe("after idle close");
+    expect(newToolCalls()).toEqual([{ reused: false, action: "forward" }]);
+    expect(await echoRuns(running)).toBe(2);
+    expect(disconnected).toEqual([]);
+  });
 
   it("a reused socket closed after the first bytes of the answer → CONNECTION_LOST, not sent again", async () => {
     const { running, proxy, m, newToolCalls } = await setUp();
