@@ -178,7 +178,7 @@ describe("kept-alive sockets closed by the server", () => {
     },
   );
 
-  it("a kept-alive socket the server closed while idle (the close not read yet) is not written on: the call runs once", async () => {
+  it("a kept-alive socket the server closed while idle, the close not read yet when the call goes out: the call runs once", async () => {
     const { running, proxy, m, disconnected, newToolCalls } = await setUp();
     expect(proxy.closeIdle()).toBeGreaterThan(0);
     // Called in the same turn: the client has not read the close yet when the call goes out.

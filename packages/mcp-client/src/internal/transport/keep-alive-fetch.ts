@@ -9,8 +9,9 @@
  * (issue #24). Three layers deal with it:
  *
  * 1. undici 7 (not the undici 6 bundled with Node 20's global fetch) yields to the event loop once
- *    before it writes on an idle socket, so a close that has already arrived is seen and the request
- *    goes out on a new socket (GHSA-35p6-xmwp-9g52). Under load the global fetch writes on such sockets.
+ *    before it writes on an idle socket, so a close that arrived while the loop was busy is seen and the
+ *    request goes out on a new socket (GHSA-35p6-xmwp-9g52). Under load the global fetch writes on such
+ *    sockets. (A close that arrives while the loop handles the current batch of events is not seen.)
  * 2. Idle sockets are kept for at most IDLE_SOCKET_MS, below common server keep-alive timeouts, and
  *    below what a server announces in `Keep-Alive: timeout=N` minus undici's 2 s margin.
  * 3. What is left is a close already on its way when the request was written. That request is sent
