@@ -79,9 +79,11 @@ describe("secrets", () => {
     const m = manager(
       [
         httpTestServer("bearer", running.url, { auth: { type: "bearer", credentialEnvVar: "CANARY_TOKEN" } }),
+        // fetch sends headers sorted by name: these come first, so the echo of them is within the
+        // part of the 401 body that the error message keeps.
         httpTestServer("header", running.url, {
-          headers: { "X-Team-Secret": "CANARY_TOKEN" },
-          auth: { type: "api_key", credentialEnvVar: "CANARY_TOKEN", headerName: "X-Api-Key" },
+          headers: { "A-Team-Secret": "CANARY_TOKEN" },
+          auth: { type: "api_key", credentialEnvVar: "CANARY_TOKEN", headerName: "A-Api-Key" },
         }),
       ],
       { env: { CANARY_TOKEN: CANARY } },

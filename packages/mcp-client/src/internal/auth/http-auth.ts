@@ -13,7 +13,6 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
-import { Agent, fetch as undiciFetch } from "undici";
 import { MCPConnectionError } from "../../errors.js";
 import type { Redactor } from "../shared/redactor.js";
 
@@ -223,12 +222,6 @@ export async function oauthProvider(
   );
 }
 
-/** A fetch presenting a client certificate, and the dispatcher to close when the connection ends. */
-export interface MtlsFetch {
-  fetch: FetchLike;
-  close(): Promise<void>;
-}
-
 async function readPem(env: EnvSource, variable: string, field: string, what: string, serverName: string) {
   const path = requireVariable(env, variable, field, `the PATH of ${what}`, serverName);
   try {
@@ -242,12 +235,23 @@ async function readPem(env: EnvSource, variable: string, field: string, what: st
   }
 }
 
+/** The client certificate, key, optional CA and passphrase of an `mtls` server, as TLS connect options. */
+export interface MtlsConnectOptions {
+  cert: Buffer;
+  key: Buffer;
+  ca?: Buffer;
+  passphrase?: string;
+}
+
 /**
- * A fetch over an undici 7 Agent holding the client certificate, key and (optional) CA read from the
- * files whose paths the `mtls` config's variables name. undici's own fetch is used because Node 20's
- * built-in fetch bundles an older undici that cannot take a v7 dispatcher.
+ * The TLS options of an `mtls` server: the certificate, key and (optional) CA read from the files whose
+ * paths the config's variables name. The HTTP transport's undici Agent connects with them.
  */
-export async function mtlsFetch(auth: MtlsAuth, env: EnvSource, serverName: string): Promise<MtlsFetch> {
+export async function mtlsConnectOptions(
+  auth: MtlsAuth,
+  env: EnvSource,
+  serverName: string,
+): Promise<MtlsConnectOptions> {
   const cert = await readPem(
     env,
     auth.certFileEnvVar,
@@ -268,12 +272,7 @@ export async function mtlsFetch(auth: MtlsAuth, env: EnvSource, serverName: stri
         serverName,
       )
     : undefined;
-  const agent = new Agent({
-    connect: { cert, key, ...(ca ? { ca } : {}), ...(passphrase ? { passphrase } : {}) },
-  });
-  const fetch: FetchLike = (url, init) =>
-    undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
-  return { fetch, close: () => agent.close() };
+  return { cert, key, ...(ca ? { ca } : {}), ...(passphrase ? { passphrase } : {}) };
 }
 
 /** The largest answer accepted from an authorization server (metadata, registration, token). */

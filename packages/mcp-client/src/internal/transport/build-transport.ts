@@ -17,8 +17,9 @@ import { DEFAULT_MAX_MESSAGE_BYTES, MCPStdioTransport } from "../../mcp-stdio-tr
 import { MCPMemoryTokenStore } from "../../oauth-token-store.js";
 import type { CreateTransportOptions } from "../../types.js";
 import { AuthorizationCodeProvider, DEFAULT_LOGIN_TIMEOUT_MS } from "../auth/authorization-code.js";
-import { boundedAuthFetch, mtlsFetch, oauthProvider } from "../auth/http-auth.js";
+import { boundedAuthFetch, mtlsConnectOptions, oauthProvider } from "../auth/http-auth.js";
 import { type Redactor, redactorFor } from "../shared/redactor.js";
+import { keepAliveFetch } from "./keep-alive-fetch.js";
 
 /** Variables every stdio child inherits: the SDK's own safe list, nothing else leaks in implicitly. */
 export const DEFAULT_INHERITED_ENV: readonly string[] = DEFAULT_INHERITED_ENV_VARS;
@@ -32,7 +33,7 @@ export const DEFAULT_LOG_DIR: string | false = false;
 /** What every built transport carries besides the SDK transport. */
 interface BuiltCommon {
   redactor: Redactor;
-  /** Resources to release after the transport closed (the mTLS dispatcher). */
+  /** Resources to release after the transport closed (the HTTP sockets). */
   dispose: () => Promise<void>;
 }
 
@@ -50,8 +51,8 @@ interface BuiltHttpCommon extends BuiltCommon {
   stdio?: undefined;
   /** `grant: authorization_code`: the provider that can run a pending login. */
   oauth?: AuthorizationCodeProvider;
-  /** The fetch the transport uses (for the login's token exchange). */
-  fetch?: FetchLike;
+  /** The fetch the transport uses (also for the login's token exchange). */
+  fetch: FetchLike;
 }
 
 /** A Streamable HTTP transport (it has a session to terminate). */
@@ -126,15 +127,11 @@ export async function buildHttpTransport(
   const resolvedConfig = resolved(config, options, redactor);
   const headers = resolvedAuthHeaders(resolvedConfig, env);
   const auth = resolvedConfig.auth;
-  let fetch: FetchLike | undefined;
-  let dispose = async () => {};
   let authProvider: OAuthClientProvider | undefined;
   let oauth: AuthorizationCodeProvider | undefined;
-  if (auth.type === "mtls") {
-    const mtls = await mtlsFetch(auth, env, config.name);
-    fetch = mtls.fetch;
-    dispose = mtls.close;
-  } else if (auth.type === "oauth" && auth.grant === "authorization_code") {
+  const tls = auth.type === "mtls" ? await mtlsConnectOptions(auth, env, config.name) : undefined;
+  let observe: ((response: Response) => void) | undefined;
+  if (auth.type === "oauth" && auth.grant === "authorization_code") {
     oauth = new AuthorizationCodeProvider({
       serverName: config.name,
       url: resolvedConfig.url,
@@ -148,24 +145,31 @@ export async function buildHttpTransport(
     await oauth.prepare();
     authProvider = oauth;
     const provider = oauth;
-    // Watch the server's answers for 403 insufficient_scope (scope step-up).
-    fetch = async (url, init) => {
-      const response = await globalThis.fetch(url, init);
-      provider.observe(response);
-      return response;
-    };
+    observe = (response) => provider.observe(response);
   } else if (auth.type === "oauth") {
     authProvider = await oauthProvider(auth, env, config.name, redactor);
   }
+  // One undici Agent per connection (with the client certificate for mtls): short idle keep-alive,
+  // one retry of a request whose reused socket the server closed before answering (keep-alive-fetch.ts).
+  const sockets = keepAliveFetch(tls);
+  let fetch: FetchLike = sockets.fetch;
+  if (observe) {
+    const watch = observe;
+    // Watch the server's answers for 403 insufficient_scope (scope step-up).
+    fetch = async (url, init) => {
+      const response = await sockets.fetch(url, init);
+      watch(response);
+      return response;
+    };
+  }
   // OAuth: every answer that is not the MCP endpoint's own (metadata, registration, tokens) is bounded.
-  if (auth.type === "oauth")
-    fetch = boundedAuthFetch(fetch ?? globalThis.fetch, resolvedConfig.url, config.name);
+  if (auth.type === "oauth") fetch = boundedAuthFetch(fetch, resolvedConfig.url, config.name);
   const transportOptions = {
     requestInit: { headers },
-    ...(fetch ? { fetch } : {}),
+    fetch,
     ...(authProvider ? { authProvider } : {}),
   };
-  const common = { redactor, dispose, ...(oauth ? { oauth } : {}), ...(fetch ? { fetch } : {}) };
+  const common = { redactor, dispose: sockets.close, fetch, ...(oauth ? { oauth } : {}) };
   const url = new URL(resolvedConfig.url);
   return kind === "sse"
     ? { ...common, kind, transport: new SSEClientTransport(url, transportOptions) }

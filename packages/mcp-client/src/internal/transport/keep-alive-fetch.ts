@@ -1,0 +1,206 @@
+/**
+ * The fetch every HTTP transport uses: undici 7's own fetch over one Agent per connection, with a short
+ * idle keep-alive and ONE transparent retry of a request whose reused socket the server closed before
+ * answering it.
+ *
+ * Why: a server closes a kept-alive socket when it has been idle for its keep-alive timeout (Node's
+ * default is 5 s). If the client writes a request on that socket just as the server closes it, the
+ * request fails with `fetch failed` (`other side closed`, `ECONNRESET`) without having been answered
+ * (issue #24). Three layers deal with it:
+ *
+ * 1. undici 7 (not the undici 6 bundled with Node 20's global fetch) yields to the event loop once
+ *    before it writes on an idle socket, so a close that arrived while the loop was busy is seen and the
+ *    request goes out on a new socket (GHSA-35p6-xmwp-9g52). Under load the global fetch writes on such
+ *    sockets. (A close that arrives while the loop handles the current batch of events is not seen.)
+ * 2. Idle sockets are kept for at most IDLE_SOCKET_MS, below common server keep-alive timeouts, and
+ *    below what a server announces in `Keep-Alive: timeout=N` minus undici's 2 s margin.
+ * 3. What is left is a close already on its way when the request was written. That request is sent
+ *    again, once, on a fresh connection, when all of these hold: the socket had carried an earlier
+ *    request (reused), not one byte arrived on it after this request was written, and the failure is
+ *    the socket closing or being reset (`UND_ERR_SOCKET`, `ECONNRESET`, `EPIPE`). Anything else — a
+ *    fresh socket, a byte of the answer seen, a timeout, an abort, a second failure — is the caller's
+ *    error, never retried: a `tools/call` that may have run is not sent twice.
+ *    The client cannot see when the server received the bytes: a server that reads a request on a
+ *    reused socket and then closes it without sending a byte (a crash in the middle of the request)
+ *    looks exactly like the race above, and that request is sent again. HTTP/1.1 servers close a
+ *    kept-alive socket without answering when it is idle, not once it carries a request; browsers
+ *    retry on the same evidence. The pairing of a request with its socket (`starting` below) fails
+ *    safe: when undici does not report the socket, nothing is retried.
+ */
+import { subscribe } from "node:diagnostics_channel";
+import type { Socket } from "node:net";
+import type { FetchLike } from "@modelcontextprotocol/client";
+import { Agent, Client, type Dispatcher, fetch as undiciFetch } from "undici";
+
+/**
+ * How long an idle kept-alive socket is kept, in ms: below the keep-alive timeout of common servers
+ * (Node's 5 s, uvicorn's 5 s, Apache's 5 s, gunicorn's 2 s) even with undici's coarse idle timer.
+ */
+export const IDLE_SOCKET_MS = 1_500;
+
+/** The socket failures that may be a server's keep-alive close racing the request. */
+const CLOSED_CODES = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+
+/** How one request went out: on which socket, whether it was reused, the socket's bytes read then. */
+export interface Attempt {
+  socket?: Socket;
+  reused: boolean;
+  bytesReadAtSend: number;
+}
+
+/** How many requests each socket has carried (sockets of every keep-alive fetch). */
+const requestsSent = new WeakMap<Socket, number>();
+/**
+ * The attempt whose request undici is writing right now. undici calls the handler's `onRequestStart`
+ * and then, in the same synchronous step, publishes `undici:client:sendHeaders` with the socket just
+ * before the first byte is written; the subscriber below pairs the two.
+ */
+let starting: Attempt | undefined;
+let listening = false;
+
+function onSendHeaders(message: unknown): void {
+  const attempt = starting;
+  starting = undefined;
+  const socket = (message as { socket?: Socket }).socket;
+  if (!attempt || !socket) return;
+  const sent = requestsSent.get(socket) ?? 0;
+  requestsSent.set(socket, sent + 1);
+  attempt.socket = socket;
+  attempt.reused = sent > 0;
+  attempt.bytesReadAtSend = socket.bytesRead;
+}
+
+function listen(): void {
+  if (listening) return;
+  listening = true;
+  subscribe("undici:client:sendHeaders", onSendHeaders);
+}
+
+/** A dispatch handler that marks its attempt as the one being written, and passes everything on. */
+class SendWatch implements Dispatcher.DispatchHandler {
+  constructor(
+    private readonly inner: Dispatcher.DispatchHandler,
+    private readonly attempt: Attempt,
+  ) {}
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    starting = this.attempt;
+    this.inner.onRequestStart?.(controller, context);
+  }
+  onRequestUpgrade(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Parameters<NonNullable<Dispatcher.DispatchHandler["onRequestUpgrade"]>>[2],
+    socket: Parameters<NonNullable<Dispatcher.DispatchHandler["onRequestUpgrade"]>>[3],
+  ): void {
+    this.inner.onRequestUpgrade?.(controller, statusCode, headers, socket);
+  }
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Parameters<NonNullable<Dispatcher.DispatchHandler["onResponseStart"]>>[2],
+    statusMessage?: string,
+  ): void {
+    this.inner.onResponseStart?.(controller, statusCode, headers, statusMessage);
+  }
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.inner.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(
+    controller: Dispatcher.DispatchController,
+    trailers: Parameters<NonNullable<Dispatcher.DispatchHandler["onResponseEnd"]>>[1],
+  ): void {
+    this.inner.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    this.inner.onResponseError?.(controller, error);
+  }
+}
+
+/** The code of a fetch failure's cause (`fetch failed` wraps the socket error). */
+function causeCode(error: unknown): unknown {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  return cause?.code;
+}
+
+/**
+ * Whether a failed attempt may be sent again: its reused socket closed or was reset before one byte
+ * of the answer arrived. (A request is never retried after an abort: the abort is the failure.)
+ */
+export function closedBeforeAnswer(attempt: Attempt, error: unknown): boolean {
+  return (
+    attempt.reused &&
+    attempt.socket !== undefined &&
+    attempt.socket.bytesRead === attempt.bytesReadAtSend &&
+    error instanceof TypeError &&
+    CLOSED_CODES.has(causeCode(error) as string)
+  );
+}
+
+/** Whether the request can be sent again as it is (its body is not a stream that was consumed). */
+function replayable(input: Parameters<FetchLike>[0], init: Parameters<FetchLike>[1]): boolean {
+  if (typeof input !== "string" && !(input instanceof URL)) return false;
+  const body = init?.body;
+  return (
+    body === undefined ||
+    body === null ||
+    typeof body === "string" ||
+    body instanceof Uint8Array ||
+    body instanceof URLSearchParams
+  );
+}
+
+/** A fetch with keep-alive handling, and what to close once its transport is closed. */
+export interface KeepAliveFetch {
+  fetch: FetchLike;
+  /**
+   * Close the sockets (waits for requests still running, as undici's `close()` does). A later request
+   * opens new ones, which close after IDLE_SOCKET_MS idle.
+   */
+  close(): Promise<void>;
+}
+
+/** `connect` options of the sockets (the client certificate of an mTLS server). */
+export type ConnectOptions = Exclude<Agent.Options["connect"], ((...args: never[]) => unknown) | undefined>;
+
+/** A keep-alive fetch for one connection; `connect` carries TLS options such as a client certificate. */
+export function keepAliveFetch(connect?: ConnectOptions): KeepAliveFetch {
+  listen();
+  const socketOptions = {
+    keepAliveTimeout: IDLE_SOCKET_MS,
+    keepAliveMaxTimeout: IDLE_SOCKET_MS,
+    ...(connect ? { connect } : {}),
+  };
+  // Made on first use and again after close(): the fetch outlives its transport (a login's token
+  // exchange runs after the attempt that asked for it was closed).
+  let agent: Agent | undefined;
+  // The fresh connections of retries: each used for one request, closed with the agent.
+  const fresh = new Set<Client>();
+  const send = (input: Parameters<FetchLike>[0], init: Parameters<FetchLike>[1], via: Dispatcher) =>
+    undiciFetch(input as string, { ...(init as object), dispatcher: via }) as unknown as Promise<Response>;
+
+  const fetch: FetchLike = async (input, init) => {
+    const attempt: Attempt = { reused: false, bytesReadAtSend: 0 };
+    agent ??= new Agent(socketOptions);
+    const watched = agent.compose(
+      (dispatch) => (options, handler) => dispatch(options, new SendWatch(handler, attempt)),
+    );
+    try {
+      return await send(input, init, watched);
+    } catch (error) {
+      if (!closedBeforeAnswer(attempt, error) || init?.signal?.aborted || !replayable(input, init))
+        throw error;
+      const once = new Client(new URL(String(input)).origin, socketOptions);
+      fresh.add(once);
+      return send(input, init, once);
+    }
+  };
+  return {
+    fetch,
+    close: async () => {
+      const closing = [...(agent ? [agent] : []), ...fresh];
+      agent = undefined;
+      fresh.clear();
+      await Promise.all(closing.map((dispatcher) => dispatcher.close()));
+    },
+  };
+}
