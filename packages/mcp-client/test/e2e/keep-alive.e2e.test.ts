@@ -137,10 +137,12 @@ interface Stats {
   calls: Record<string, number>;
 }
 
-async function echoRuns(running: RunningHttpTestServer): Promise<number> {
+/** How many times the server ran `tool` (`echo` has no annotations; `add` is `readOnlyHint: true`). */
+async function runs(running: RunningHttpTestServer, tool = "echo"): Promise<number> {
   const stats = (await (await fetch(`${running.origin}/admin/stats`)).json()) as Stats;
-  return stats.calls.echo ?? 0;
+  return stats.calls[tool] ?? 0;
 }
+const echoRuns = (running: RunningHttpTestServer) => runs(running, "echo");
 
 /** A test server behind a proxy, and a manager connected through it (one warm-up call made). */
 async function setUp(freshSockets = false) {
@@ -161,30 +163,43 @@ describe("kept-alive sockets closed by the server", () => {
     { action: "close", wire: "FIN" },
     { action: "reset", wire: "RST" },
   ] as const)(
-    "a tools/call whose reused socket is closed ($wire) as it arrives is sent again once on a fresh socket and runs once",
+    "a call of a read-only tool whose reused socket is closed ($wire) as it arrives is sent again once on a fresh socket and runs once",
     async ({ action }) => {
       const { running, proxy, m, disconnected, newToolCalls } = await setUp();
+      await m.listTools("remote"); // the annotations say `add` is read-only
       proxy.plan(action);
-      expect(textOf(await m.callTool("remote", "echo", { text: "again" }))).toBe("again");
+      expect(textOf(await m.callTool("remote", "add", { a: 2, b: 3 }))).toBe("5");
       expect(newToolCalls()).toEqual([
         { reused: true, action },
         { reused: false, action: "forward" },
       ]);
-      expect(await echoRuns(running)).toBe(2); // the warm-up and this call, each once
+      expect(await runs(running, "add")).toBe(1);
       expect(disconnected).toEqual([]); // transparent: the MCP connection stayed up
       // The connection keeps working afterwards.
       expect(textOf(await m.callTool("remote", "echo", { text: "after" }))).toBe("after");
-      expect(await echoRuns(running)).toBe(3);
+      expect(await echoRuns(running)).toBe(2);
     },
   );
 
-  it("a kept-alive socket the server closed while idle, the close not read yet when the call goes out: the call runs once", async () => {
+  it("a call of a tool not marked read-only or idempotent is never sent twice: the same race → CONNECTION_LOST", async () => {
+    const { running, proxy, m, newToolCalls } = await setUp();
+    await m.listTools("remote");
+    proxy.plan("close");
+    const error = await rejectionOf(m.callTool("remote", "echo", { text: "maybe ran" }));
+    expect(error).toMatchObject({ code: "CONNECTION_LOST", serverName: "remote" });
+    // The server could have read it before closing (a crash mid-request looks the same): not repeated.
+    expect(newToolCalls()).toEqual([{ reused: true, action: "close" }]);
+    expect(await echoRuns(running)).toBe(1); // only the warm-up ran
+  });
+
+  it("a kept-alive socket the server closed while idle, the close not read yet when a read-only call goes out: the call runs once", async () => {
     const { running, proxy, m, disconnected, newToolCalls } = await setUp();
+    await m.listTools("remote");
     expect(proxy.closeIdle()).toBeGreaterThan(0);
     // Called in the same turn: the client has not read the close yet when the call goes out.
-    expect(textOf(await m.callTool("remote", "echo", { text: "after idle close" }))).toBe("after idle close");
+    expect(textOf(await m.callTool("remote", "add", { a: 20, b: 22 }))).toBe("42");
     expect(newToolCalls()).toEqual([{ reused: false, action: "forward" }]);
-    expect(await echoRuns(running)).toBe(2);
+    expect(await runs(running, "add")).toBe(1);
     expect(disconnected).toEqual([]);
   });
 
@@ -209,13 +224,14 @@ describe("kept-alive sockets closed by the server", () => {
 
   it("a second failure (the fresh socket closed too) is not retried again → CONNECTION_LOST", async () => {
     const { running, proxy, m, newToolCalls } = await setUp();
+    await m.listTools("remote");
     proxy.plan("close", "close");
-    const error = await rejectionOf(m.callTool("remote", "echo", { text: "never" }));
+    const error = await rejectionOf(m.callTool("remote", "add", { a: 1, b: 1 }));
     expect(error).toMatchObject({ code: "CONNECTION_LOST", serverName: "remote" });
     expect(newToolCalls()).toEqual([
       { reused: true, action: "close" },
       { reused: false, action: "close" },
     ]);
-    expect(await echoRuns(running)).toBe(1); // only the warm-up ran
+    expect(await runs(running, "add")).toBe(0);
   });
 });

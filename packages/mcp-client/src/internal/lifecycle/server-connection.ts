@@ -154,6 +154,15 @@ export class ServerConnection implements ConnectionCore {
     return this.config.name;
   }
 
+  /**
+   * Whether a call of `toolName` may be sent again after its kept-alive socket closed before any answer
+   * (transport/keep-alive-fetch.ts): only when the server listed it read-only or idempotent.
+   */
+  private repeatable(toolName: string): boolean {
+    const hints = this.cache.definition(toolName)?.annotations;
+    return hints?.readOnlyHint === true || hints?.idempotentHint === true;
+  }
+
   private get connectionTimeoutMs(): number {
     return this.config.connectionTimeout * 1000;
   }
@@ -389,7 +398,11 @@ export class ServerConnection implements ConnectionCore {
   private async connectHttp(config: MCPHttpServerConfig, generation: number, signal: AbortSignal) {
     let deadline = performance.now() + this.connectionTimeoutMs;
     const attempt = async (kind: HttpTransportKind, made?: (built: BuiltHttp) => void) => {
-      const built = this.track(await buildHttpTransport(config, kind, this.settings.transport));
+      const built = this.track(
+        await buildHttpTransport(config, kind, this.settings.transport, (toolName) =>
+          this.repeatable(toolName),
+        ),
+      );
       made?.(built);
       const client = this.newClient(generation);
       const remaining = Math.max(1, Math.round(deadline - performance.now()));

@@ -19,7 +19,7 @@ import type { CreateTransportOptions } from "../../types.js";
 import { AuthorizationCodeProvider, DEFAULT_LOGIN_TIMEOUT_MS } from "../auth/authorization-code.js";
 import { boundedAuthFetch, mtlsConnectOptions, oauthProvider } from "../auth/http-auth.js";
 import { type Redactor, redactorFor } from "../shared/redactor.js";
-import { keepAliveFetch } from "./keep-alive-fetch.js";
+import { keepAliveFetch, type RepeatableTool } from "./keep-alive-fetch.js";
 
 /** Variables every stdio child inherits: the SDK's own safe list, nothing else leaks in implicitly. */
 export const DEFAULT_INHERITED_ENV: readonly string[] = DEFAULT_INHERITED_ENV_VARS;
@@ -121,6 +121,7 @@ export async function buildHttpTransport(
   config: MCPHttpServerConfig,
   kind: HttpTransportKind,
   options: CreateTransportOptions = {},
+  repeatableTool?: RepeatableTool,
 ): Promise<BuiltHttp> {
   const env = options.env ?? process.env;
   const redactor = redactorFor(config, env);
@@ -151,7 +152,7 @@ export async function buildHttpTransport(
   }
   // One undici Agent per connection (with the client certificate for mtls): short idle keep-alive,
   // one retry of a request whose reused socket the server closed before answering (keep-alive-fetch.ts).
-  const sockets = keepAliveFetch(tls);
+  const sockets = keepAliveFetch(tls, repeatableTool);
   let fetch: FetchLike = sockets.fetch;
   if (observe) {
     const watch = observe;

@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { type Attempt, closedBeforeAnswer, IDLE_SOCKET_MS } from "./keep-alive-fetch.js";
+import { type Attempt, closedBeforeAnswer, IDLE_SOCKET_MS, mayRepeat } from "./keep-alive-fetch.js";
 
 /** An attempt on a socket that has read `bytesRead` bytes now, `bytesReadAtSend` when the request went out. */
 function attempt(reused: boolean, bytesReadAtSend: number, bytesRead: number): Attempt {
@@ -42,6 +42,48 @@ describe("closedBeforeAnswer (which failed requests are sent again)", () => {
   it("an abort (not a TypeError): no", () => {
     const abort = Object.assign(new DOMException("aborted", "AbortError"), { cause: { code: "ECONNRESET" } });
     expect(closedBeforeAnswer(attempt(true, 120, 120), abort)).toBe(false);
+  });
+});
+
+describe("mayRepeat (which requests can be sent twice without doing anything twice)", () => {
+  const url = "http://127.0.0.1:1/mcp";
+  const post = (body: unknown) => ({
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const readOnly = (name: string) => name === "add";
+  const call = (name: string, id = 1) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name } });
+
+  it("a request without a body (GET, DELETE): yes", () => {
+    expect(mayRepeat(url, { method: "GET" }, readOnly)).toBe(true);
+    expect(mayRepeat(url, undefined, readOnly)).toBe(true);
+  });
+
+  it("requests that change nothing, responses and notifications: yes", () => {
+    expect(mayRepeat(url, post({ jsonrpc: "2.0", id: 1, method: "tools/list" }), readOnly)).toBe(true);
+    expect(mayRepeat(url, post({ jsonrpc: "2.0", method: "notifications/initialized" }), readOnly)).toBe(
+      true,
+    );
+    expect(mayRepeat(url, post({ jsonrpc: "2.0", id: 4, result: {} }), readOnly)).toBe(true);
+  });
+
+  it("a tools/call: only of a tool vouched for (read-only or idempotent)", () => {
+    expect(mayRepeat(url, post(call("add")), readOnly)).toBe(true);
+    expect(mayRepeat(url, post(call("send_email")), readOnly)).toBe(false);
+    expect(mayRepeat(url, post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: {} }), readOnly)).toBe(
+      false,
+    );
+    // A batch is repeated only when every message in it may be.
+    expect(mayRepeat(url, post([call("add", 1), call("send_email", 2)]), readOnly)).toBe(false);
+    expect(mayRepeat(url, post([call("add", 1), call("add", 2)]), readOnly)).toBe(true);
+  });
+
+  it("a body that is not JSON-RPC, a form, bytes or a Request object: no", () => {
+    expect(mayRepeat(url, post("not json"), readOnly)).toBe(false);
+    expect(mayRepeat(url, post("[1]"), readOnly)).toBe(false);
+    expect(mayRepeat(url, { method: "POST", body: new URLSearchParams({ a: "b" }) }, readOnly)).toBe(false);
+    expect(mayRepeat(url, { method: "POST", body: new Uint8Array([1]) }, readOnly)).toBe(false);
+    expect(mayRepeat(new Request(url) as unknown as string, undefined, readOnly)).toBe(false);
   });
 });
 

@@ -22,13 +22,16 @@
  *    error, never retried: a `tools/call` that may have run is not sent twice.
  *    The client cannot see when the server received the bytes: a server that reads a request on a
  *    reused socket and then closes it without sending a byte (a crash in the middle of the request)
- *    looks exactly like the race above, and that request is sent again. HTTP/1.1 servers close a
- *    kept-alive socket without answering when it is idle, not once it carries a request; browsers
- *    retry on the same evidence. The pairing of a request with its socket (`starting` below) fails
- *    safe: when undici does not report the socket, nothing is retried.
+ *    looks exactly like the race above. So only a request that cannot do anything twice is sent again
+ *    (`mayRepeat`): GET/DELETE, and JSON-RPC bodies whose requests are not `tools/call` — or call a tool
+ *    its server annotates `readOnlyHint` or `idempotentHint`. Any other tool call fails as before
+ *    (CONNECTION_LOST): running it twice would be worse than one failed call the caller can see.
+ *    The pairing of a request with its socket (`starting` below) fails safe: when undici does not
+ *    report the socket, nothing is retried.
  */
 import { subscribe } from "node:diagnostics_channel";
 import type { Socket } from "node:net";
+import { cleanText, emitProcessWarning } from "@agentforge/mcp-config";
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { Agent, Client, type Dispatcher, fetch as undiciFetch } from "undici";
 
@@ -136,16 +139,43 @@ export function closedBeforeAnswer(attempt: Attempt, error: unknown): boolean {
   );
 }
 
-/** Whether the request can be sent again as it is (its body is not a stream that was consumed). */
-function replayable(input: Parameters<FetchLike>[0], init: Parameters<FetchLike>[1]): boolean {
+/** Whether a tool may run twice without harm (its server's `readOnlyHint` / `idempotentHint`). */
+export type RepeatableTool = (toolName: string) => boolean;
+
+/** The JSON-RPC messages of a request body, or `undefined` when it is not JSON-RPC. */
+function messagesOf(body: string): unknown[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether sending the request again cannot do anything twice: a request without a body (GET, DELETE),
+ * or a JSON-RPC body in which every message is a response, a notification, or a request other than
+ * `tools/call` (lists, reads, discovery, ping: nothing changes on the server) or a `tools/call` of a
+ * tool `repeatableTool` vouches for. Anything else (a form, a stream, bytes) is not repeated.
+ */
+export function mayRepeat(
+  input: Parameters<FetchLike>[0],
+  init: Parameters<FetchLike>[1],
+  repeatableTool: RepeatableTool,
+): boolean {
   if (typeof input !== "string" && !(input instanceof URL)) return false;
   const body = init?.body;
+  if (body === undefined || body === null) return true;
+  if (typeof body !== "string") return false;
+  const messages = messagesOf(body);
   return (
-    body === undefined ||
-    body === null ||
-    typeof body === "string" ||
-    body instanceof Uint8Array ||
-    body instanceof URLSearchParams
+    messages !== undefined &&
+    messages.every((message) => {
+      if (typeof message !== "object" || message === null) return false;
+      const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+      if (method !== "tools/call") return true;
+      return typeof params?.name === "string" && repeatableTool(params.name);
+    })
   );
 }
 
@@ -162,8 +192,14 @@ export interface KeepAliveFetch {
 /** `connect` options of the sockets (the client certificate of an mTLS server). */
 export type ConnectOptions = Exclude<Agent.Options["connect"], ((...args: never[]) => unknown) | undefined>;
 
-/** A keep-alive fetch for one connection; `connect` carries TLS options such as a client certificate. */
-export function keepAliveFetch(connect?: ConnectOptions): KeepAliveFetch {
+/**
+ * A keep-alive fetch for one connection; `connect` carries TLS options such as a client certificate,
+ * `repeatableTool` says which tools may be called again after the race above (default: none).
+ */
+export function keepAliveFetch(
+  connect?: ConnectOptions,
+  repeatableTool: RepeatableTool = () => false,
+): KeepAliveFetch {
   listen();
   const socketOptions = {
     keepAliveTimeout: IDLE_SOCKET_MS,
@@ -187,11 +223,26 @@ export function keepAliveFetch(connect?: ConnectOptions): KeepAliveFetch {
     try {
       return await send(input, init, watched);
     } catch (error) {
-      if (!closedBeforeAnswer(attempt, error) || init?.signal?.aborted || !replayable(input, init))
+      if (
+        !closedBeforeAnswer(attempt, error) ||
+        init?.signal?.aborted ||
+        !mayRepeat(input, init, repeatableTool)
+      )
         throw error;
       const once = new Client(new URL(String(input)).origin, socketOptions);
       fresh.add(once);
-      return send(input, init, once);
+      try {
+        return await send(input, init, once);
+      } finally {
+        // One request per fresh connection: it closes once its answer has been read.
+        fresh.delete(once);
+        void once.close().catch((closeError: unknown) => {
+          emitProcessWarning(
+            `Closing a one-request HTTP connection failed: ${cleanText(String(closeError))}`,
+            "AGENTFORGE_SOCKET_CLOSE_FAILED",
+          );
+        });
+      }
     }
   };
   return {
