@@ -167,15 +167,13 @@ export function mayRepeat(
   const body = init?.body;
   if (body === undefined || body === null) return true;
   if (typeof body !== "string") return false;
-  const messages = messagesOf(body);
   return (
-    messages !== undefined &&
-    messages.every((message) => {
+    messagesOf(body)?.every((message) => {
       if (typeof message !== "object" || message === null) return false;
       const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
       if (method !== "tools/call") return true;
       return typeof params?.name === "string" && repeatableTool(params.name);
-    })
+    }) === true
   );
 }
 
