@@ -10,7 +10,8 @@ import { type ModelServer, startModelServer } from "@agentforge/model-servers";
 import { MODERN_TEST_SERVER, TASK_TOOLS_TEST_SERVER } from "@agentforge/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { agentforge, killRunning } from "./cli.js";
-import { exampleServerBin, readSse, type Served, startServe } from "./mcp-fixtures.js";
+import { readSse, type Served, startServe } from "./mcp-fixtures.js";
+import { writeRoster } from "./protocol-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-era-"));
 const models: ModelServer[] = [];
@@ -24,18 +25,9 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** filesystem + `modern` (2026, input rounds) + `jobs` (2026, a task-only tool). */
 function roster(): string {
-  const dir = mkdtempSync(join(base, "config-"));
-  const file = join(dir, "mcp_servers.yaml");
-  writeFileSync(
-    file,
-    `servers:
-  - name: filesystem
-    enabled: true
-    transport: stdio
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("filesystem"))}]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-  - name: modern
+  return writeRoster(
+    base,
+    `  - name: modern
     enabled: true
     transport: stdio
     command: \${NODE}
@@ -49,7 +41,6 @@ permissions:
   documentation: [filesystem.*, modern.ask_twice, jobs.*]
 `,
   );
-  return file;
 }
 
 describe("agentforge serve: input rounds of a 2026-07-28 server", () => {
