@@ -134,6 +134,9 @@ declare const MCP_TOOL_CALL_CONFIRMATION_RESOLVED = "MCP_TOOL_CALL_CONFIRMATION_
 // MCP_TOOL_CALL_FAILED
 declare const MCP_TOOL_CALL_FAILED = "MCP_TOOL_CALL_FAILED";
 
+// MCP_TOOL_CALL_INPUT_ROUND
+declare const MCP_TOOL_CALL_INPUT_ROUND = "MCP_TOOL_CALL_INPUT_ROUND";
+
 // MCP_TOOL_CALL_PROGRESS
 declare const MCP_TOOL_CALL_PROGRESS = "MCP_TOOL_CALL_PROGRESS";
 
@@ -498,6 +501,7 @@ interface MCPRuntimeEvents {
     MCP_TOOL_CALL_COMPLETED: MCPToolCallCompletedEvent;
     MCP_TOOL_CALL_FAILED: MCPToolCallFailedEvent;
     MCP_TOOL_CALL_PROGRESS: MCPToolProgressEvent;
+    MCP_TOOL_CALL_INPUT_ROUND: MCPToolInputRoundEvent;
     MCP_TOOL_CALL_CONFIRMATION_REQUESTED: MCPToolCallConfirmationRequestedEvent;
     MCP_TOOL_CALL_CONFIRMATION_RESOLVED: MCPToolCallConfirmationResolvedEvent;
     MCP_RESOURCE_READ: MCPResourceReadEvent;
@@ -686,6 +690,13 @@ interface MCPToolExecutorOptions {
     confirmationTimeoutMs?: number;
     maxConfirmationsPerRun?: number;
     redactSecrets?: (text: string) => string;
+}
+
+// MCPToolInputRoundEvent
+interface MCPToolInputRoundEvent extends MCPToolCallBase {
+    type: typeof MCP_TOOL_CALL_INPUT_ROUND;
+    round: number;
+    modes: MCPInputRoundMode[];
 }
 
 // MCPToolkit

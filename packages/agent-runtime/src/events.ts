@@ -1,3 +1,4 @@
+import type { MCPInputRoundMode } from "@agentforge/mcp-client";
 import { MCPEventEmitter, reportListenerError } from "@agentforge/mcp-config";
 import type { MCPErrorCode } from "./errors.js";
 
@@ -12,6 +13,13 @@ export const MCP_TOOL_CALL_FAILED = "MCP_TOOL_CALL_FAILED";
  * values, at most one per `MCP_PROGRESS_INTERVAL_MS`). Numbers only, never the server's message text.
  */
 export const MCP_TOOL_CALL_PROGRESS = "MCP_TOOL_CALL_PROGRESS";
+/**
+ * A call in flight got an `input_required` round (2026-07-28: the server asks for input — e.g. a form or
+ * URL elicitation — in its answer, and the call is sent again with the answers): one event per round,
+ * before it is answered. The round's number and modes only — never the server's message, schema, the
+ * values given or its `requestState` (see `MCPToolInputRoundEvent`).
+ */
+export const MCP_TOOL_CALL_INPUT_ROUND = "MCP_TOOL_CALL_INPUT_ROUND";
 /**
  * A call needs a person's confirmation and one was asked for (the `confirm` handler called, or the run
  * paused for an answer). Identities and why — never argument values (see
@@ -185,6 +193,18 @@ export interface MCPToolProgressEvent extends MCPToolCallBase {
   progress: number;
   /** The total, when the server gave a finite positive one. */
   total?: number;
+}
+
+/**
+ * One `input_required` round of a call in flight: who calls what, the round's number and what it asks
+ * for by mode (`elicitation.form`, `elicitation.url`, `sampling`, `roots`, `other`) — never content.
+ */
+export interface MCPToolInputRoundEvent extends MCPToolCallBase {
+  type: typeof MCP_TOOL_CALL_INPUT_ROUND;
+  /** 1 for the call's first round, counting up (the client allows 8). */
+  round: number;
+  /** One mode per input request of the round, sorted; empty when the round only carries state. */
+  modes: MCPInputRoundMode[];
 }
 
 /** What a request's events share: an ok outcome, or a failed one with its code and message. */
@@ -379,6 +399,7 @@ export interface MCPRuntimeEvents {
   MCP_TOOL_CALL_COMPLETED: MCPToolCallCompletedEvent;
   MCP_TOOL_CALL_FAILED: MCPToolCallFailedEvent;
   MCP_TOOL_CALL_PROGRESS: MCPToolProgressEvent;
+  MCP_TOOL_CALL_INPUT_ROUND: MCPToolInputRoundEvent;
   MCP_TOOL_CALL_CONFIRMATION_REQUESTED: MCPToolCallConfirmationRequestedEvent;
   MCP_TOOL_CALL_CONFIRMATION_RESOLVED: MCPToolCallConfirmationResolvedEvent;
   MCP_RESOURCE_READ: MCPResourceReadEvent;

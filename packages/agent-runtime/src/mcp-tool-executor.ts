@@ -1,12 +1,14 @@
 import type {
   CallToolResult,
+  DiscoveredTool,
   MCPCallToolOptions,
   MCPClientManager,
   MCPGetPromptResult,
+  MCPInputRound,
   MCPReadResourceResult,
   Progress,
 } from "@agentforge/mcp-client";
-import { MCPRequestError, MCPTimeoutError } from "@agentforge/mcp-client";
+import { MCPRequestError, MCPTimeoutError, toolUnavailableReason } from "@agentforge/mcp-client";
 import {
   configVariables,
   createSecretRedactor,
@@ -37,6 +39,7 @@ import {
   MCP_SERVER_TOOLS_REJECTED,
   MCP_TOOL_CALL_COMPLETED,
   MCP_TOOL_CALL_FAILED,
+  MCP_TOOL_CALL_INPUT_ROUND,
   MCP_TOOL_CALL_PROGRESS,
   MCP_TOOL_CALL_STARTED,
   MCP_TOOL_DEFINITION_CHANGED,
@@ -53,6 +56,7 @@ import {
   type MCPToolCallFailedEvent,
   type MCPToolCallOutcome,
   type MCPToolCallStartedEvent,
+  type MCPToolInputRoundEvent,
   type MCPToolProgressEvent,
   type MCPToolSearchEvent,
   type MCPUnavailableServer,
@@ -882,9 +886,15 @@ export class MCPToolExecutor {
     return durationMs;
   }
 
-  /** The registered tools (all, or those given) that the policy grants `agent`. */
+  /**
+   * The registered tools (all, or those given) that the policy grants `agent` and that can be called:
+   * a tool its server lists but the client cannot run (e.g. task-only on a 2026-07-28 connection, see
+   * mcp-client's `toolUnavailableReason`) is left out, so it is never offered to a model.
+   */
   allowedTools<T extends MCPToolDescriptor>(agent: string, tools?: Iterable<T>): T[] {
-    return this.policy.allowedTools(agent, tools ?? (this.registry.list() as T[]));
+    return this.policy
+      .allowedTools(agent, tools ?? (this.registry.list() as T[]))
+      .filter((tool) => toolUnavailableReason(tool as Pick<DiscoveredTool, "problems">) === undefined);
   }
 
   /** Call `identity` as `agent` with `args`; see the class description for every check applied. */
@@ -1203,13 +1213,27 @@ export class MCPToolExecutor {
    */
   #callOptions(call: CallContext, options: MCPExecuteOptions): MCPCallToolOptions {
     const onProgress = typeof options.onProgress === "function" ? options.onProgress : undefined;
-    if (!onProgress && this.events.listenerCount(MCP_TOOL_CALL_PROGRESS) === 0) {
+    const rounds = this.events.listenerCount(MCP_TOOL_CALL_INPUT_ROUND) > 0;
+    if (!onProgress && !rounds && this.events.listenerCount(MCP_TOOL_CALL_PROGRESS) === 0) {
       return options.signal ? { signal: options.signal } : {};
     }
-    return {
-      ...(options.signal ? { signal: options.signal } : {}),
-      onprogress: this.#progressRelay(call, onProgress),
+    const callOptions: MCPCallToolOptions = options.signal ? { signal: options.signal } : {};
+    if (onProgress || this.events.listenerCount(MCP_TOOL_CALL_PROGRESS) > 0)
+      callOptions.onprogress = this.#progressRelay(call, onProgress);
+    if (rounds) callOptions.onInputRound = (round) => this.#inputRound(call, round);
+    return callOptions;
+  }
+
+  /** One `input_required` round of a call: its number and modes, nothing the server or a person said. */
+  #inputRound(call: CallContext, round: MCPInputRound): void {
+    // Rounds are rare: the STARTED event's fields, spread, are cheap enough here.
+    const event: MCPToolInputRoundEvent = {
+      ...startedEvent(call),
+      type: MCP_TOOL_CALL_INPUT_ROUND,
+      round: round.round,
+      modes: [...round.modes],
     };
+    this.events.emit(MCP_TOOL_CALL_INPUT_ROUND, event);
   }
 
   /**

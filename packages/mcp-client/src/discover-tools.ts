@@ -77,6 +77,12 @@ export type MCPToolProblemCode =
   | "OUTPUT_SCHEMA_INVALID"
   /** `execution` is not an object, or its `taskSupport` is not "required"/"optional"/"forbidden"; it is ignored. */
   | "EXECUTION_INVALID"
+  /**
+   * The tool only runs as a task and was listed on a 2026-07-28 connection, where this client does not
+   * run tasks yet (the tasks extension, SEP-2663): it is not offered to models, and calling it fails with
+   * `TASK_EXECUTION_UNSUPPORTED` (2025-11-25 connections run it as a task).
+   */
+  | "TASK_EXECUTION_UNSUPPORTED"
   /** Another field breaks the MCP `Tool` schema (e.g. a description that is not a string); kept as far as possible. */
   | "INVALID_DEFINITION";
 
@@ -133,6 +139,14 @@ export interface MCPToolSource {
  */
 export function requiresTaskExecution(tool: Pick<DiscoveredTool, "execution">): boolean {
   return tool.execution?.taskSupport === "required";
+}
+
+/**
+ * Why a discovered tool cannot be called and so must not be offered to a model, when it cannot: the
+ * message of its `TASK_EXECUTION_UNSUPPORTED` problem (see `MCPToolProblemCode`); `undefined` otherwise.
+ */
+export function toolUnavailableReason(tool: Pick<DiscoveredTool, "problems">): string | undefined {
+  return tool.problems?.find((problem) => problem.code === "TASK_EXECUTION_UNSUPPORTED")?.message;
 }
 
 /**

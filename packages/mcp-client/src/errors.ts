@@ -77,12 +77,22 @@ export type MCPRequestErrorCode =
   /** `resources/read`: the server has no resource at that URI (JSON-RPC -32002, or -32602 in 2026-07-28). */
   | "RESOURCE_NOT_FOUND"
   /** A request needed more input rounds (`input_required`) than the client allows. */
-  | "INPUT_ROUNDS_EXCEEDED";
+  | "INPUT_ROUNDS_EXCEEDED"
+  /**
+   * An `input_required` round carried a `requestState` over the client's limit (256 KiB, see
+   * `limitBytes`); the request was stopped and the state neither sent back nor logged.
+   */
+  | "REQUEST_STATE_TOO_LARGE";
 
 /** Codes of `MCPCapabilityError`. */
 export type MCPCapabilityErrorCode =
   /** The server did not declare the capability the request needs (e.g. `resources`, `prompts`, `tasks`). */
-  "CAPABILITY_NOT_SUPPORTED";
+  | "CAPABILITY_NOT_SUPPORTED"
+  /**
+   * The tool only runs as a task (`execution.taskSupport: "required"`) and the connection negotiated
+   * 2026-07-28, where this client does not run tasks yet (the tasks extension, SEP-2663); the call was not sent.
+   */
+  | "TASK_EXECUTION_UNSUPPORTED";
 
 /** Every code the client's errors use. */
 export type MCPClientErrorCode =
@@ -221,7 +231,7 @@ export class MCPRequestError extends MCPError<MCPRequestErrorCode> {
   readonly method: string | undefined;
   /** The JSON-RPC error code the server answered with (never used as `code`). */
   readonly rpcCode: number | undefined;
-  /** `REPLY_TOO_LARGE`: the limit in bytes. */
+  /** `REPLY_TOO_LARGE`, `REQUEST_STATE_TOO_LARGE`: the limit in bytes. */
   readonly limitBytes: number | undefined;
   /** `REPLY_TOO_LARGE`: the size of the refused reply in bytes. */
   readonly replyBytes: number | undefined;

@@ -22,6 +22,8 @@ export type {
   MCPDisconnectReason,
   MCPHealthChangedEvent,
   MCPHealthStatus,
+  MCPInputRound,
+  MCPInputRoundMode,
   MCPListenerErrorEvent,
   MCPServerHealth,
   MCPToolsChangedEvent,
@@ -42,6 +44,7 @@ export {
   type MCPToolProblemCode,
   type MCPToolSource,
   requiresTaskExecution,
+  toolUnavailableReason,
 } from "./discover-tools.js";
 
 // Resources and prompts

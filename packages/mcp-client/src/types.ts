@@ -65,6 +65,26 @@ export interface MCPCallToolOptions {
   meta?: Record<string, unknown>;
   /** W3C trace context of this call, sent as `_meta.traceparent` / `_meta.tracestate`. */
   traceContext?: { traceparent: string; tracestate?: string };
+  /**
+   * Told of each `input_required` round of this call (2026-07-28: the server asks for input in its
+   * answer and the client asks again with the answers), before the round is answered: its number and
+   * modes only. A listener that throws is ignored (the call goes on).
+   */
+  onInputRound?: (round: MCPInputRound) => void;
+}
+
+/**
+ * What one embedded input request of a round asks for: a form or URL elicitation, sampling, roots, or
+ * something else (a method this client does not know).
+ */
+export type MCPInputRoundMode = "elicitation.form" | "elicitation.url" | "sampling" | "roots" | "other";
+
+/** One `input_required` round of a call: never the server's message, schema, keys, values or state. */
+export interface MCPInputRound {
+  /** 1 for the first round, counting up to the client's limit (8). */
+  round: number;
+  /** One mode per input request of the round, sorted; empty when the round only carries state. */
+  modes: MCPInputRoundMode[];
 }
 
 /** Status of a health check. */

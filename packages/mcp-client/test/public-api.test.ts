@@ -22,6 +22,7 @@ describe("public API", () => {
         "discoverTools",
         "openInBrowser",
         "requiresTaskExecution",
+        "toolUnavailableReason",
       ]
     `);
   });

@@ -7,6 +7,8 @@
 //                            "hello <name> (state <requestState>)"; declining gives "declined"
 //   ask_twice {}          -> two rounds (each a form elicitation), then both answers
 //   ask_sampling {}       -> an input_required round asking for sampling (a client must refuse it)
+//   ask_big_state {bytes} -> an input_required round (a form elicitation) whose requestState is `bytes`
+//                            long, then "state of <n> bytes came back"
 //   fail {code, message}  -> a JSON-RPC error with that code
 //   region_echo {region}  -> `region` is annotated x-mcp-header: Region; answers the Mcp-Param-Region
 //                            header the server received (HTTP) and the argument
@@ -76,6 +78,25 @@ function build() {
     }
     return text(`${String(state).slice(3)} then ${acceptedContent(responses, "b")?.v}`);
   });
+  server.registerTool(
+    "ask_big_state",
+    { inputSchema: z.object({ bytes: z.number() }) },
+    async (args, ctx) => {
+      const state = ctx.mcpReq.requestState();
+      if (state === undefined) {
+        return inputRequired({
+          inputRequests: {
+            ok: inputRequired.elicit({
+              message: "Go on?",
+              requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+            }),
+          },
+          requestState: "s".repeat(args.bytes),
+        });
+      }
+      return text(`state of ${String(state).length} bytes came back`);
+    },
+  );
   server.registerTool("ask_sampling", { inputSchema: z.object({}) }, async (_args, ctx) => {
     const view = inputResponse(ctx.mcpReq.inputResponses, "s");
     if (view.kind === "missing") {

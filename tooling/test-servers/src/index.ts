@@ -30,6 +30,15 @@ export const MODERN_TEST_SERVER: string = fileURLToPath(
   new URL("../servers/modern-server.mjs", import.meta.url),
 );
 
+/**
+ * Absolute path of a hand-written 2026-07-28-only stdio server (no SDK) that keeps `execution` in its
+ * tools/list: `echo {text}`, `long_job` (taskSupport "required"), `maybe_job` ("optional"), `stats`
+ * (tools/call counts per tool); see the script.
+ */
+export const TASK_TOOLS_TEST_SERVER: string = fileURLToPath(
+  new URL("../servers/task-tools-server.mjs", import.meta.url),
+);
+
 /** Tool-level behaviours both servers share. */
 export interface TestServerBehaviour {
   /** The name the server reports in its MCP `serverInfo`. */
@@ -276,6 +285,14 @@ export function modernStdioTestServer(
     ...stdioTestServer(name, {}, overrides),
     args: [MODERN_TEST_SERVER, "--stdio"],
   };
+}
+
+/** A stdio `MCPServerConfig` that runs `TASK_TOOLS_TEST_SERVER`. */
+export function taskToolsTestServer(
+  name: string,
+  overrides: Partial<Omit<MCPStdioServerConfig, "transport">> = {},
+): MCPStdioServerConfig {
+  return { ...stdioTestServer(name, {}, overrides), args: [TASK_TOOLS_TEST_SERVER] };
 }
 
 function startScript(

@@ -14,6 +14,7 @@ import {
   MCP_TOOL_CALL_CONFIRMATION_REQUESTED,
   MCP_TOOL_CALL_CONFIRMATION_RESOLVED,
   MCP_TOOL_CALL_FAILED,
+  MCP_TOOL_CALL_INPUT_ROUND,
   MCP_TOOL_DEFINITION_CHANGED,
   MCP_TOOL_SEARCH,
   MCP_TOOLS_LEFT_OUT,
@@ -416,7 +417,8 @@ function auditWriter(
 
 /**
  * The audit trail of an executor: who called what, how it ended, how long it took; what each search
- * found; tools a loop left out. Never arguments, results or search queries.
+ * found; tools a loop left out; each input round of a call, by mode. Never arguments, results or search
+ * queries.
  */
 function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
   for (const name of [MCP_TOOL_CALL_COMPLETED, MCP_TOOL_CALL_FAILED] as const) {
@@ -436,6 +438,20 @@ function auditExecutor(executor: MCPToolExecutor, audit: AuditWriter): void {
       });
     });
   }
+  // An input round of a call (2026-07-28): its number and modes — never what the server asked, the
+  // answers or its requestState.
+  executor.events.on(MCP_TOOL_CALL_INPUT_ROUND, (event) => {
+    audit.write({
+      at: event.timestamp,
+      event: MCP_TOOL_CALL_INPUT_ROUND,
+      tool: event.identity,
+      server: event.serverName,
+      agent: event.agent,
+      callId: event.callId,
+      round: event.round,
+      modes: event.modes,
+    });
+  });
   // A search: the query's length and what was found — the query itself is never written (it is
   // model-written text, like a call's arguments).
   executor.events.on(MCP_TOOL_SEARCH, (event) => {

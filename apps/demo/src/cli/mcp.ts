@@ -269,14 +269,28 @@ function tools(view: ToolsView, out: Output): number {
       // A server that failed, or whose tool list the registry rejected (none of its tools is callable).
       if (server.status !== "ok" && server.error)
         return `${out.paint("bold", server.name)}: ${out.paint("red", server.status)}\n${errorLines(server.error, out.paint)}`;
-      const rows = view.tools
-        .filter((t) => t.server === server.name)
-        .map((t): Cell[] => [
-          t.identity,
-          t.agents.length ? t.agents.join(", ") : { text: "(none)", style: "dim" },
-          firstLine(t.description),
-        ]);
-      return `${out.paint("bold", server.name)} (${server.toolCount} tools)\n${formatTable(["TOOL", "AGENTS", "DESCRIPTION"], rows, out.paint)}`;
+      const listed = view.tools.filter((t) => t.server === server.name);
+      const rows = listed.map((t): Cell[] => [
+        t.identity,
+        t.unavailable !== null
+          ? { text: "(not offered to models)", style: "yellow" }
+          : t.agents.length
+            ? t.agents.join(", ")
+            : { text: "(none)", style: "dim" },
+        firstLine(t.description),
+      ]);
+      // Listed but never offered to a model (e.g. task-only on a 2026-07-28 connection): say why.
+      const reasons = listed
+        .filter((t) => t.unavailable !== null)
+        .map(
+          (t) =>
+            `  ${out.paint("yellow", "not offered")} ${terminalSafe(`${t.identity}: ${t.unavailable ?? ""}`, 500)}`,
+        );
+      return [
+        `${out.paint("bold", server.name)} (${server.toolCount} tools)`,
+        formatTable(["TOOL", "AGENTS", "DESCRIPTION"], rows, out.paint),
+        ...reasons,
+      ].join("\n");
     });
     // Grants that match none of the listed tools: a typo grants nothing, silently, unless said here.
     const warnings = view.warnings.map(

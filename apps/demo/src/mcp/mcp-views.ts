@@ -1,6 +1,6 @@
 // The JSON shapes of the management surface, shared by `agentforge mcp --json` and the REST API.
 // They are documented in the app's README ("JSON shapes"); change them only together with it.
-import type { DiscoveredTool, MCPServerHealth } from "@agentforge/mcp-client";
+import { type DiscoveredTool, type MCPServerHealth, toolUnavailableReason } from "@agentforge/mcp-client";
 import type { MCPServerConfig, RedactedMCPServerConfig } from "@agentforge/mcp-config";
 
 /** Why a server is unhealthy or an operation failed: a stable code, a message, the server's stderr tail. */
@@ -92,6 +92,11 @@ export interface ToolView {
   annotations: Record<string, unknown> | null;
   /** Agents whose grants allow calling it (deny by default: often empty). */
   agents: string[];
+  /**
+   * Why no model is offered it although its server lists it (e.g. it only runs as a task and the
+   * connection negotiated 2026-07-28, where the client runs no tasks); null when it is offered.
+   */
+  unavailable: string | null;
 }
 
 /** How listing one server's tools went. */
@@ -285,6 +290,7 @@ export function toolView(tool: DiscoveredTool, agentsAllowed: (identity: string)
     inputSchema: tool.inputSchema as Record<string, unknown>,
     annotations: tool.annotations ? (tool.annotations as Record<string, unknown>) : null,
     agents: agentsAllowed(tool.identity),
+    unavailable: toolUnavailableReason(tool) ?? null,
   };
 }
 

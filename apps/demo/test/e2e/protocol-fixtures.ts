@@ -13,8 +13,8 @@ export const EVERYTHING_SERVER = join(
   "dist/index.js",
 );
 
-/** filesystem + the test server `probe` (progress, ask_client) + the everything server + local-tools. */
-export function roster(base: string): string {
+/** A roster file in a new folder under `base`: the filesystem server, then `more` (servers, permissions). */
+export function writeRoster(base: string, more: string): string {
   const dir = mkdtempSync(join(base, "config-"));
   const file = join(dir, "mcp_servers.yaml");
   writeFileSync(
@@ -26,7 +26,16 @@ export function roster(base: string): string {
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("filesystem"))}]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-  - name: probe
+${more}`,
+  );
+  return file;
+}
+
+/** filesystem + the test server `probe` (progress, ask_client) + the everything server + local-tools. */
+export function roster(base: string): string {
+  return writeRoster(
+    base,
+    `  - name: probe
     enabled: true
     transport: stdio
     command: \${NODE}
@@ -52,7 +61,6 @@ permissions:
   documentation: [filesystem.*, probe.progress, probe.ask_client]
 `,
   );
-  return file;
 }
 
 /** The model's script: report progress and ask the user for a value in one round, then answer. */

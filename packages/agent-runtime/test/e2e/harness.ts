@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { discoverAll, MCPClientManager } from "@agentforge/mcp-client";
+import { discoverAll, MCPClientManager, type MCPElicitationHandler } from "@agentforge/mcp-client";
 import type { MCPServerConfig } from "@agentforge/mcp-config";
 import { type MCPPermissionGrants, MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
 import {
@@ -63,6 +63,8 @@ export async function stack(
   options: Partial<Omit<MCPToolExecutorOptions, "clientManager" | "registry" | "policy">> & {
     env?: Record<string, string>;
     pinToolDefinitions?: boolean;
+    /** The manager's elicitation handler (servers asking for input). */
+    elicitation?: MCPElicitationHandler;
   } = {},
 ): Promise<Stack> {
   const logDir = tempDir("runtime-logs-");
@@ -70,6 +72,7 @@ export async function stack(
     logDir,
     shutdownGraceMs: 500,
     ...(options.env ? { env: options.env } : {}),
+    ...(options.elicitation ? { elicitation: options.elicitation } : {}),
   });
   cleanups.push(() => manager.closeAll());
   const registry = new MCPToolRegistry();

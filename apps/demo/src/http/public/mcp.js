@@ -295,7 +295,15 @@
           { "data-tool": tool.identity },
           h("th", { scope: "row" }, h("code", {}, tool.name)),
           h("td", {}, tool.description || "–"),
-          h("td", {}, tool.agents.length ? tool.agents.join(", ") : "none (deny by default)"),
+          h(
+            "td",
+            {},
+            tool.unavailable
+              ? `not offered to models: ${tool.unavailable}`
+              : tool.agents.length
+                ? tool.agents.join(", ")
+                : "none (deny by default)",
+          ),
         ),
       );
       $("tools").replaceChildren(

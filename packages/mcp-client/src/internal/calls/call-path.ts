@@ -16,7 +16,9 @@ import {
 } from "../connection/connection-utils.js";
 import { Semaphore } from "../shared/semaphore.js";
 import type { ToolCache } from "../tools/tool-cache.js";
+import { taskUnsupportedMessage } from "../tools/tool-definitions.js";
 import { plainToolResult } from "../wire/fast-read.js";
+import { listenToInputRounds } from "./input-rounds.js";
 import { MalformedReply } from "./read-resources.js";
 import { callToolAsTask } from "./task-call.js";
 import { toCallToolResult } from "./tool-result.js";
@@ -109,6 +111,7 @@ export class CallPath {
     const params: CallToolRequest["params"] = args ? { name: toolName, arguments: args } : { name: toolName };
     const meta = options.meta || options.traceContext ? callMeta(options) : undefined;
     if (meta) params._meta = meta;
+    if (options.onInputRound) listenToInputRounds(params, options.onInputRound);
     try {
       live = this.core.live ?? (await this.core.ensure(signal));
       if (runsToolTasks(live.client) && (await this.taskSupport(toolName, signal)) === "required") {
@@ -151,6 +154,12 @@ export class CallPath {
       const client = current.client;
       let send: () => Promise<unknown>;
       if (client.getProtocolEra() === "modern") {
+        // No await on the hot path once the tools are known.
+        const support =
+          this.cache.tools === undefined
+            ? await this.taskSupport(toolName, signal)
+            : this.knownTaskSupport(toolName);
+        if (support === "required") throw this.tasksUnsupported(toolName);
         // 2026-07-28: the SDK's callTool mirrors `x-mcp-header` parameters into `Mcp-Param-*` headers and
         // checks structuredContent against the output schema of the definition it is given.
         const definition = this.cache.definition(toolName);
@@ -227,9 +236,24 @@ export class CallPath {
     return result;
   }
 
+  /** A task-required tool on a 2026-07-28 connection: this client runs tasks only on 2025-11-25 ones. */
+  private tasksUnsupported(toolName: string): MCPCapabilityError {
+    return new MCPCapabilityError(taskUnsupportedMessage(this.core.config.name, toolName), {
+      code: "TASK_EXECUTION_UNSUPPORTED",
+      serverName: this.core.config.name,
+      capability: "tasks",
+      method: "tools/call",
+    });
+  }
+
   /** The tool's `execution.taskSupport`, discovering the tools first when they never were. */
   private async taskSupport(toolName: string, signal: AbortSignal | undefined): Promise<string | undefined> {
     if (this.cache.tools === undefined) await this.cache.listTools(signal).catch(() => undefined);
+    return this.knownTaskSupport(toolName);
+  }
+
+  /** The tool's `execution.taskSupport` in the last discovered list. */
+  private knownTaskSupport(toolName: string): string | undefined {
     return this.cache.tools?.find((tool) => tool.toolName === toolName)?.execution?.taskSupport;
   }
 

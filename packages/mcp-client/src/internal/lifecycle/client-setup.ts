@@ -5,12 +5,18 @@
  */
 
 import type { MCPProtocolVersionSetting } from "@agentforge/mcp-config";
-import { Client, type VersionNegotiationMode } from "@modelcontextprotocol/client";
+import {
+  Client,
+  type ClientOptions,
+  isInputRequiredResult,
+  type VersionNegotiationMode,
+} from "@modelcontextprotocol/client";
 import {
   answerElicitation,
   ELICITATION_CAPABILITY,
   toElicitationRequest,
 } from "../calls/answer-elicitation.js";
+import { checkRequestState, inputRoundListener, roundModes } from "../calls/input-rounds.js";
 import type { ConnectionSettings } from "../connection/connection-types.js";
 import { SCHEMA_VALIDATOR } from "../tools/schema-validator.js";
 import { logLine } from "./server-log.js";
@@ -43,19 +49,74 @@ export interface ClientSetup {
   onLog: (line: string) => void;
 }
 
+type NonComplete = Parameters<Client["_resolveNonCompleteResult"]>;
+
+/**
+ * The SDK client, with each `input_required` round of a request checked (its `requestState` bounded,
+ * see `MAX_REQUEST_STATE_BYTES`) and reported to the request's round listener before it is answered.
+ */
+class RoundCheckingClient extends Client {
+  constructor(
+    info: ConstructorParameters<typeof Client>[0],
+    options: ClientOptions,
+    private readonly serverName: string,
+  ) {
+    super(info, options);
+  }
+
+  protected override _resolveNonCompleteResult(
+    decoded: NonComplete[0],
+    flow: NonComplete[1],
+  ): Promise<unknown> {
+    const { method, params } = flow.request;
+    const listener = inputRoundListener(params);
+    const toolName = method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
+    const request = { serverName: this.serverName, method, toolName };
+    let round = 0;
+    const arrived = (inputRequests: unknown, requestState: unknown) => {
+      round += 1;
+      checkRequestState(requestState, request);
+      // A round past the limit is refused by the SDK (INPUT_ROUNDS_EXCEEDED), not reported.
+      if (!listener || round > MAX_INPUT_ROUNDS) return;
+      try {
+        listener({ round, modes: roundModes(inputRequests) });
+      } catch {
+        // A round listener never breaks the request (as a progress listener).
+      }
+    };
+    try {
+      arrived(decoded.inputRequests, decoded.requestState);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return super._resolveNonCompleteResult(decoded, {
+      ...flow,
+      retry: async (retryParams, legOptions) => {
+        const result = await flow.retry(retryParams, legOptions);
+        if (isInputRequiredResult(result)) arrived(result.inputRequests, result.requestState);
+        return result;
+      },
+    });
+  }
+}
+
 /** A new, unconnected SDK client for one connection attempt. */
 export function createClient(setup: ClientSetup): Client {
   const { settings, serverName } = setup;
   const elicitation = settings.elicitation;
-  const client = new Client(settings.clientInfo, {
-    capabilities: elicitation ? { elicitation: { ...ELICITATION_CAPABILITY } } : {},
-    jsonSchemaValidator: SCHEMA_VALIDATOR,
-    versionNegotiation: {
-      mode: negotiationMode(setup.protocolVersion),
-      probe: { timeoutMs: setup.probeTimeoutMs },
+  const client = new RoundCheckingClient(
+    settings.clientInfo,
+    {
+      capabilities: elicitation ? { elicitation: { ...ELICITATION_CAPABILITY } } : {},
+      jsonSchemaValidator: SCHEMA_VALIDATOR,
+      versionNegotiation: {
+        mode: negotiationMode(setup.protocolVersion),
+        probe: { timeoutMs: setup.probeTimeoutMs },
+      },
+      inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
     },
-    inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
-  });
+    serverName,
+  );
   client.onerror = () => {
     // Transport noise (a stray stdout line, a dropped SSE stream); failures surface on requests.
   };

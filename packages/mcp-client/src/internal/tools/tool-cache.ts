@@ -8,7 +8,7 @@ import type { DiscoveredTool } from "../../discover-tools.js";
 import { MCPRequestError } from "../../errors.js";
 import type { ConnectionCore } from "../connection/connection-types.js";
 import { SCHEMA_VALIDATOR } from "./schema-validator.js";
-import { diffTools, hasChanges, readTools } from "./tool-definitions.js";
+import { diffTools, flagTasksUnsupported, hasChanges, readTools } from "./tool-definitions.js";
 
 const MAX_TOOL_PAGES = 1000;
 /** A tool list that changed again while it was being fetched is fetched once the server is this quiet... */
@@ -98,6 +98,7 @@ export class ToolCache {
       });
     }
     const { tools, valid } = readTools(this.core.config.name, raw);
+    if (live.client.getProtocolEra() === "modern") flagTasksUnsupported(tools);
     this.cacheValidators(valid, tools);
     this.updateTools(tools, emitOnFirst);
     return tools;

@@ -189,3 +189,23 @@ export function diffTools(before: readonly DiscoveredTool[], after: readonly Dis
 export function hasChanges(diff: ToolDiff): boolean {
   return diff.added.length + diff.removed.length + diff.changed.length > 0;
 }
+
+/** Why a task-required tool cannot be called on a 2026-07-28 connection (a problem, and the call's error). */
+export function taskUnsupportedMessage(serverName: string, toolName: string): string {
+  return `tool "${toolName}" of MCP server "${serverName}" only runs as a task (execution.taskSupport "required"), and this client does not run tasks on 2026-07-28 connections (the tasks extension, SEP-2663, is not supported yet), so it is not offered to models. Fix: if the server also speaks 2025-11-25, set protocol_version: 2025-11-25 for it to run the tool as a task.`;
+}
+
+/**
+ * On a 2026-07-28 connection: flag each task-required tool `TASK_EXECUTION_UNSUPPORTED` (this client runs
+ * tasks only on 2025-11-25 connections), so that nothing offers it to a model.
+ */
+export function flagTasksUnsupported(tools: DiscoveredTool[]): void {
+  for (const tool of tools) {
+    if (tool.execution?.taskSupport !== "required") continue;
+    const problem: MCPToolProblem = {
+      code: "TASK_EXECUTION_UNSUPPORTED",
+      message: taskUnsupportedMessage(tool.serverName, tool.toolName),
+    };
+    tool.problems = [...(tool.problems ?? []), problem];
+  }
+}
