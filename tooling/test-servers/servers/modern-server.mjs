@@ -10,6 +10,13 @@
 //   fail {code, message}  -> a JSON-RPC error with that code
 //   region_echo {region}  -> `region` is annotated x-mcp-header: Region; answers the Mcp-Param-Region
 //                            header the server received (HTTP) and the argument
+//   add_tool {name}       -> adds a tool `name` (answers "added"), announced as tools list_changed on the
+//   remove_tool {name}       open subscriptions/listen streams; remove_tool takes it away again
+//   list_stats {}         -> JSON {toolsList, resourcesList}: how many of each list request arrived, per
+//                            Authorization header ("(none)" without one)
+// Resource `note://one` (so resources/list has something). Flags: --list-changed declares
+// tools.listChanged (clients then open subscriptions/listen); --list-ttl-ms N and
+// --list-cache-scope public|private put that ttlMs/cacheScope on tools/list and resources/list.
 import { createServer } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
@@ -24,14 +31,63 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 
 const stdio = process.argv.includes("--stdio");
+const listChanged = process.argv.includes("--list-changed");
+const flag = (name) => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const listTtlMs = flag("--list-ttl-ms");
+const listCacheScope = flag("--list-cache-scope");
+const listHint = {
+  ...(listTtlMs !== undefined ? { ttlMs: Number(listTtlMs) } : {}),
+  ...(listCacheScope !== undefined ? { cacheScope: listCacheScope } : {}),
+};
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 let lastHeaders = {};
+/** Tools added with add_tool (by name), shared by every server instance of this process. */
+const dynamicTools = new Set();
+/** Announces a tool list change: HTTP publishes on the handler's listen bus, stdio via the instance. */
+let announceToolsChanged = () => {};
+const listStats = { toolsList: {}, resourcesList: {} };
+const countList = (kind) => {
+  const who = lastHeaders.authorization ?? "(none)";
+  listStats[kind][who] = (listStats[kind][who] ?? 0) + 1;
+};
 
 function build() {
   const server = new McpServer(
     { name: "modern-test-server", version: "1.0.0" },
-    { capabilities: { tools: {} } },
+    {
+      capabilities: { tools: listChanged ? { listChanged: true } : {}, resources: {} },
+      cacheHints: { "tools/list": listHint, "resources/list": listHint },
+    },
   );
+  const registered = new Map();
+  const register = (name) =>
+    registered.set(
+      name,
+      server.registerTool(name, { inputSchema: z.object({}) }, async () => text(`dynamic ${name}`)),
+    );
+  for (const name of dynamicTools) register(name);
+  server.registerTool("add_tool", { inputSchema: z.object({ name: z.string() }) }, async ({ name }) => {
+    dynamicTools.add(name);
+    if (stdio)
+      register(name); // registering on the connection's instance announces the change
+    else announceToolsChanged();
+    return text("added");
+  });
+  server.registerTool("remove_tool", { inputSchema: z.object({ name: z.string() }) }, async ({ name }) => {
+    dynamicTools.delete(name);
+    if (stdio) registered.get(name)?.remove();
+    else announceToolsChanged();
+    return text("removed");
+  });
+  server.registerTool("list_stats", { inputSchema: z.object({}) }, async () =>
+    text(JSON.stringify(listStats)),
+  );
+  server.registerResource("one", "note://one", { mimeType: "text/plain" }, async (uri) => ({
+    contents: [{ uri: uri.href, text: "one" }],
+  }));
   server.registerTool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text: value }) =>
     text(value),
   );
@@ -118,13 +174,25 @@ function build() {
   server.registerTool("meta_echo", { inputSchema: z.object({}) }, async (_args, ctx) =>
     text(JSON.stringify({ meta: ctx.mcpReq._meta ?? {}, envelope: ctx.mcpReq.envelope ?? {} })),
   );
+  for (const [method, kind] of [
+    ["tools/list", "toolsList"],
+    ["resources/list", "resourcesList"],
+  ]) {
+    const list = server.server._requestHandlers.get(method);
+    server.server.setRequestHandler(method, (request, ctx) => {
+      countList(kind);
+      return list(request, ctx);
+    });
+  }
   return server;
 }
 
 if (stdio) {
   await serveStdio(build);
 } else {
-  const handler = toNodeHandler(createMcpHandler(build, { legacy: "reject" }));
+  const mcp = createMcpHandler(build, { legacy: "reject" });
+  announceToolsChanged = () => mcp.notify.toolsChanged();
+  const handler = toNodeHandler(mcp);
   const http = createServer((req, res) => {
     lastHeaders = req.headers;
     if (req.url !== "/mcp") {

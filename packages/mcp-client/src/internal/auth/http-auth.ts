@@ -227,6 +227,8 @@ export async function oauthProvider(
 export interface MtlsFetch {
   fetch: FetchLike;
   close(): Promise<void>;
+  /** The client certificate (base64 of the PEM file): the identity the requests go out with. */
+  certificate: string;
 }
 
 async function readPem(env: EnvSource, variable: string, field: string, what: string, serverName: string) {
@@ -273,7 +275,7 @@ export async function mtlsFetch(auth: MtlsAuth, env: EnvSource, serverName: stri
   });
   const fetch: FetchLike = (url, init) =>
     undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
-  return { fetch, close: () => agent.close() };
+  return { fetch, close: () => agent.close(), certificate: cert.toString("base64") };
 }
 
 /** The largest answer accepted from an authorization server (metadata, registration, token). */

@@ -17,6 +17,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, MCPStdioTransport } from "../../mcp-stdio-tr
 import { MCPMemoryTokenStore } from "../../oauth-token-store.js";
 import type { CreateTransportOptions } from "../../types.js";
 import { AuthorizationCodeProvider, DEFAULT_LOGIN_TIMEOUT_MS } from "../auth/authorization-code.js";
+import { credentialFingerprint } from "../auth/credential-fingerprint.js";
 import { boundedAuthFetch, mtlsFetch, oauthProvider } from "../auth/http-auth.js";
 import { type Redactor, redactorFor } from "../shared/redactor.js";
 
@@ -34,6 +35,8 @@ interface BuiltCommon {
   redactor: Redactor;
   /** Resources to release after the transport closed (the mTLS dispatcher). */
   dispose: () => Promise<void>;
+  /** The fingerprint of the credential requests go out with now (`""`: none); see credential-fingerprint.ts. */
+  credential: () => Promise<string>;
 }
 
 /** A stdio transport: the transport is the stderr-aware `MCPStdioTransport` itself. */
@@ -130,10 +133,12 @@ export async function buildHttpTransport(
   let dispose = async () => {};
   let authProvider: OAuthClientProvider | undefined;
   let oauth: AuthorizationCodeProvider | undefined;
+  let certificate: string | undefined;
   if (auth.type === "mtls") {
     const mtls = await mtlsFetch(auth, env, config.name);
     fetch = mtls.fetch;
     dispose = mtls.close;
+    certificate = mtls.certificate;
   } else if (auth.type === "oauth" && auth.grant === "authorization_code") {
     oauth = new AuthorizationCodeProvider({
       serverName: config.name,
@@ -165,7 +170,18 @@ export async function buildHttpTransport(
     ...(fetch ? { fetch } : {}),
     ...(authProvider ? { authProvider } : {}),
   };
-  const common = { redactor, dispose, ...(oauth ? { oauth } : {}), ...(fetch ? { fetch } : {}) };
+  const credential = credentialFingerprint({
+    headers,
+    ...(authProvider ? { provider: authProvider } : {}),
+    ...(certificate !== undefined ? { certificate } : {}),
+  });
+  const common = {
+    redactor,
+    dispose,
+    credential,
+    ...(oauth ? { oauth } : {}),
+    ...(fetch ? { fetch } : {}),
+  };
   const url = new URL(resolvedConfig.url);
   return kind === "sse"
     ? { ...common, kind, transport: new SSEClientTransport(url, transportOptions) }
@@ -192,7 +208,14 @@ export function buildStdioTransport(
     redactor,
     ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
   });
-  return { kind: "stdio", transport: stdio, stdio, redactor, dispose: async () => {} };
+  return {
+    kind: "stdio",
+    transport: stdio,
+    stdio,
+    redactor,
+    dispose: async () => {},
+    credential: async () => "",
+  };
 }
 
 /** The transport for one server config (`options.http` picks the HTTP kind). */
