@@ -12,8 +12,9 @@
 //                            header the server received (HTTP) and the argument
 //   add_tool {name}       -> adds a tool `name` (answers "added"), announced as tools list_changed on the
 //   remove_tool {name}       open subscriptions/listen streams; remove_tool takes it away again
-//   list_stats {}         -> JSON {toolsList, resourcesList}: how many of each list request arrived, per
-//                            Authorization header ("(none)" without one)
+//   list_stats {}         -> JSON {toolsList, resourcesList, listening}: how many of each list request
+//                            arrived, per Authorization header ("(none)" without one); over HTTP, how
+//                            many subscriptions/listen streams are open now
 // Resource `note://one` (so resources/list has something). Flags: --list-changed declares
 // tools.listChanged (clients then open subscriptions/listen); --list-ttl-ms N and
 // --list-cache-scope public|private put that ttlMs/cacheScope on tools/list and resources/list.
@@ -48,6 +49,8 @@ let lastHeaders = {};
 const dynamicTools = new Set();
 /** Announces a tool list change: HTTP publishes on the handler's listen bus, stdio via the instance. */
 let announceToolsChanged = () => {};
+/** Open subscriptions/listen streams (HTTP: listeners on the handler's bus). */
+let openStreams = () => null;
 const listStats = { toolsList: {}, resourcesList: {} };
 const countList = (kind) => {
   const who = lastHeaders.authorization ?? "(none)";
@@ -83,7 +86,7 @@ function build() {
     return text("removed");
   });
   server.registerTool("list_stats", { inputSchema: z.object({}) }, async () =>
-    text(JSON.stringify(listStats)),
+    text(JSON.stringify({ ...listStats, listening: openStreams() })),
   );
   server.registerResource("one", "note://one", { mimeType: "text/plain" }, async (uri) => ({
     contents: [{ uri: uri.href, text: "one" }],
@@ -192,6 +195,7 @@ if (stdio) {
 } else {
   const mcp = createMcpHandler(build, { legacy: "reject" });
   announceToolsChanged = () => mcp.notify.toolsChanged();
+  openStreams = () => mcp.bus.listenerCount;
   const handler = toNodeHandler(mcp);
   const http = createServer((req, res) => {
     lastHeaders = req.headers;

@@ -18,7 +18,7 @@ type Counts = Record<string, number>;
 async function listStats(
   m: MCPClientManager,
   server: string,
-): Promise<{ toolsList: Counts; resourcesList: Counts }> {
+): Promise<{ toolsList: Counts; resourcesList: Counts; listening: number | null }> {
   return JSON.parse(textOf(await m.callTool(server, "list_stats")));
 }
 
@@ -112,6 +112,21 @@ describe("subscriptions/listen (tool list changes on 2026-07-28)", { timeout: 12
     const removed = nextToolsChanged(m, "live");
     await m.callTool("live", "remove_tool", { name: "fresh" });
     expect((await removed).removed).toEqual(["fresh"]);
+  });
+
+  it("close() ends the stream on the server; a manager of its own keeps exactly one open", async () => {
+    const server = await modern({ listChanged: true });
+    const first = manager([httpTestServer("first", server.url)]);
+    const second = manager([httpTestServer("second", server.url)]);
+    await first.listTools("first");
+    expect((await listStats(second, "second")).listening).toBe(2);
+    await first.closeAll();
+    // The server notices the aborted stream asynchronously: ask until it did (bounded by count, not time).
+    let listening: number | null = null;
+    for (let attempt = 0; attempt < 50 && listening !== 1; attempt++) {
+      listening = (await listStats(second, "second")).listening;
+    }
+    expect(listening).toBe(1);
   });
 
   it("stdio: a tool added on the server reaches toolsChanged through the listen stream", async () => {
