@@ -10,8 +10,9 @@
 //   fail {code, message}  -> a JSON-RPC error with that code
 //   region_echo {region}  -> `region` is annotated x-mcp-header: Region; answers the Mcp-Param-Region
 //                            header the server received (HTTP) and the argument
-//   add_tool {name}       -> adds a tool `name` (answers "added"), announced as tools list_changed on the
-//   remove_tool {name}       open subscriptions/listen streams; remove_tool takes it away again
+//   add_tool {name, description?} -> adds a tool `name` (or changes the description of an added one),
+//   remove_tool {name}       announced as tools list_changed on the open subscriptions/listen streams;
+//                            remove_tool takes it away again
 //   list_stats {}         -> JSON {toolsList, resourcesList, listening}: how many of each list request
 //                            arrived, per Authorization header ("(none)" without one); over HTTP, how
 //                            many subscriptions/listen streams are open now
@@ -45,8 +46,8 @@ const listHint = {
 };
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 let lastHeaders = {};
-/** Tools added with add_tool (by name), shared by every server instance of this process. */
-const dynamicTools = new Set();
+/** Tools added with add_tool (name → description), shared by every server instance of this process. */
+const dynamicTools = new Map();
 /** Announces a tool list change: HTTP publishes on the handler's listen bus, stdio via the instance. */
 let announceToolsChanged = () => {};
 /** Open subscriptions/listen streams (HTTP: listeners on the handler's bus). */
@@ -66,16 +67,21 @@ function build() {
     },
   );
   const registered = new Map();
-  const register = (name) =>
+  const register = (name, description) =>
     registered.set(
       name,
-      server.registerTool(name, { inputSchema: z.object({}) }, async () => text(`dynamic ${name}`)),
+      server.registerTool(name, { description, inputSchema: z.object({}) }, async () =>
+        text(`dynamic ${name}`),
+      ),
     );
-  for (const name of dynamicTools) register(name);
-  server.registerTool("add_tool", { inputSchema: z.object({ name: z.string() }) }, async ({ name }) => {
-    dynamicTools.add(name);
-    if (stdio)
-      register(name); // registering on the connection's instance announces the change
+  for (const [name, description] of dynamicTools) register(name, description);
+  const addTool = z.object({ name: z.string(), description: z.string().optional() });
+  server.registerTool("add_tool", { inputSchema: addTool }, async ({ name, description }) => {
+    const said = description ?? "added at run time";
+    dynamicTools.set(name, said);
+    // On stdio, changing the connection's own instance announces the change.
+    if (stdio && registered.has(name)) registered.get(name).update({ description: said });
+    else if (stdio) register(name, said);
     else announceToolsChanged();
     return text("added");
   });

@@ -53,7 +53,8 @@ describe("list caching (ttlMs / cacheScope)", { timeout: 120_000 }, () => {
     const pageB = await m.listResources("cached");
     expect(pageB).toEqual(pageA);
     expect(pageA.resources.map((resource) => resource.uri)).toEqual(["note://one"]);
-    expect(await listStats(m, "cached")).toEqual({
+    const { toolsList, resourcesList } = await listStats(m, "cached");
+    expect({ toolsList, resourcesList }).toEqual({
       toolsList: { "(none)": 1 },
       resourcesList: { "(none)": 1 },
     });
@@ -66,7 +67,8 @@ describe("list caching (ttlMs / cacheScope)", { timeout: 120_000 }, () => {
     await m.listTools("uncached");
     await m.listResources("uncached");
     await m.listResources("uncached");
-    expect(await listStats(m, "uncached")).toEqual({
+    const { toolsList, resourcesList } = await listStats(m, "uncached");
+    expect({ toolsList, resourcesList }).toEqual({
       toolsList: { "(none)": 2 },
       resourcesList: { "(none)": 2 },
     });
