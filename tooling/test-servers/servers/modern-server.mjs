@@ -13,6 +13,7 @@
 //   add_tool {name, description?} -> adds a tool `name` (or changes the description of an added one),
 //   remove_tool {name}       announced as tools list_changed on the open subscriptions/listen streams;
 //                            remove_tool takes it away again
+//   end_streams {}        -> HTTP: ends every open subscriptions/listen stream just after answering
 //   list_stats {}         -> JSON {toolsList, resourcesList, listening}: how many of each list request
 //                            arrived, per Authorization header ("(none)" without one); over HTTP, how
 //                            many subscriptions/listen streams are open now
@@ -52,6 +53,8 @@ const dynamicTools = new Map();
 let announceToolsChanged = () => {};
 /** Open subscriptions/listen streams (HTTP: listeners on the handler's bus). */
 let openStreams = () => null;
+/** Ends every open subscriptions/listen stream (HTTP: closes the handler's modern leg). */
+let endStreams = async () => {};
 const listStats = { toolsList: {}, resourcesList: {} };
 const countList = (kind) => {
   const who = lastHeaders.authorization ?? "(none)";
@@ -90,6 +93,11 @@ function build() {
     if (stdio) registered.get(name)?.remove();
     else announceToolsChanged();
     return text("removed");
+  });
+  server.registerTool("end_streams", { inputSchema: z.object({}) }, async () => {
+    // After this answer: end every open subscriptions/listen stream, as a server shutting down does.
+    setTimeout(() => void endStreams(), 20);
+    return text("ending");
   });
   server.registerTool("list_stats", { inputSchema: z.object({}) }, async () =>
     text(JSON.stringify({ ...listStats, listening: openStreams() })),
@@ -199,10 +207,21 @@ function build() {
 if (stdio) {
   await serveStdio(build);
 } else {
-  const mcp = createMcpHandler(build, { legacy: "reject" });
+  let mcp;
+  let handler;
+  const serveModern = () => {
+    mcp = createMcpHandler(build, { legacy: "reject" });
+    handler = toNodeHandler(mcp);
+  };
+  serveModern();
   announceToolsChanged = () => mcp.notify.toolsChanged();
   openStreams = () => mcp.bus.listenerCount;
-  const handler = toNodeHandler(mcp);
+  // A fresh handler serves what comes next; closing the old one ends its streams.
+  endStreams = async () => {
+    const old = mcp;
+    serveModern();
+    await old.close();
+  };
   const http = createServer((req, res) => {
     lastHeaders = req.headers;
     if (req.url !== "/mcp") {

@@ -131,6 +131,25 @@ describe("subscriptions/listen (tool list changes on 2026-07-28)", { timeout: 12
     expect(listening).toBe(1);
   });
 
+  it("a stream the server ends is opened again while the connection stays, and changes arrive again", async () => {
+    const server = await modern({ listChanged: true });
+    const m = manager([httpTestServer("again", server.url)]);
+    await m.listTools("again");
+    expect((await listStats(m, "again")).listening).toBe(1);
+    await m.callTool("again", "end_streams");
+    // Ask until the server saw the stream end and the client opened a new one (bounded by count).
+    let sawEnd = false;
+    let listening: number | null = null;
+    for (let attempt = 0; attempt < 200 && !(sawEnd && listening === 1); attempt++) {
+      listening = (await listStats(m, "again")).listening;
+      if (listening === 0) sawEnd = true;
+    }
+    expect({ sawEnd, listening }).toEqual({ sawEnd: true, listening: 1 });
+    const added = nextToolsChanged(m, "again");
+    await m.callTool("again", "add_tool", { name: "after" });
+    expect((await added).added).toEqual(["after"]);
+  });
+
   it("stdio: a tool added on the server reaches toolsChanged through the listen stream", async () => {
     const m = manager([modernStdioTestServer("live-stdio", {}, { listChanged: true })]);
     await m.listTools("live-stdio");
