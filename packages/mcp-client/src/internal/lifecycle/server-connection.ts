@@ -180,8 +180,15 @@ export class ServerConnection implements ConnectionCore {
   ): Promise<void> {
     const hint = cacheHintOf(reply);
     if (!hint || !answeredOn || answeredOn !== this.open) return;
-    const credential = await answeredOn.built.credential();
-    this.lists.set(answeredOn, method, JSON.stringify(params ?? {}), credential, reply, hint);
+    try {
+      const credential = await answeredOn.built.credential();
+      this.lists.set(answeredOn, method, JSON.stringify(params ?? {}), credential, reply, hint);
+    } catch (error) {
+      // Without the credential's fingerprint the reply cannot be kept apart: it is not kept.
+      this.writeLog(
+        `[client] ${method} reply not cached: the credential could not be read (${String(error)})`,
+      );
+    }
   }
 
   /** Every tool of the server (all pages); see `ToolCache.listTools`. */

@@ -63,8 +63,7 @@ export class ToolCache {
   /** Every tool of the server (all pages); updates the cache and fires `toolsChanged` on a difference. */
   async listTools(signal?: AbortSignal, emitOnFirst = false): Promise<DiscoveredTool[]> {
     const live = await this.core.ensure(signal);
-    const credential = await live.built.credential();
-    const cached = this.lists.get(live, "tools/list", "", credential);
+    const cached = this.lists.get(live, "tools/list", "", await live.built.credential());
     if (Array.isArray(cached)) return this.apply(cached, emitOnFirst);
     const started = performance.now();
     const timeoutMs = this.connectionTimeoutMs;
@@ -110,7 +109,8 @@ export class ToolCache {
         totalTimeoutMs: undefined,
       });
     }
-    this.lists.set(live, "tools/list", "", credential, raw, combineHints(hints));
+    // Kept under the credential in use now: a token refreshed during the fetch is the one that got it.
+    this.lists.set(live, "tools/list", "", await live.built.credential(), raw, combineHints(hints));
     return this.apply(raw, emitOnFirst);
   }
 
