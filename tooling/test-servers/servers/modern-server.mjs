@@ -12,6 +12,16 @@
 //   fail {code, message}  -> a JSON-RPC error with that code
 //   region_echo {region}  -> `region` is annotated x-mcp-header: Region; answers the Mcp-Param-Region
 //                            header the server received (HTTP) and the argument
+//   add_tool {name, description?} -> adds a tool `name` (or changes the description of an added one),
+//   remove_tool {name}       announced as tools list_changed on the open subscriptions/listen streams;
+//                            remove_tool takes it away again
+//   end_streams {}        -> HTTP: ends every open subscriptions/listen stream just after answering
+//   list_stats {}         -> JSON {toolsList, resourcesList, listening}: how many of each list request
+//                            arrived, per Authorization header ("(none)" without one); over HTTP, how
+//                            many subscriptions/listen streams are open now
+// Resource `note://one` (so resources/list has something). Flags: --list-changed declares
+// tools.listChanged (clients then open subscriptions/listen); --list-ttl-ms N and
+// --list-cache-scope public|private put that ttlMs/cacheScope on tools/list and resources/list.
 import { createServer } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
@@ -26,14 +36,77 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 
 const stdio = process.argv.includes("--stdio");
+const listChanged = process.argv.includes("--list-changed");
+const flag = (name) => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const listTtlMs = flag("--list-ttl-ms");
+const listCacheScope = flag("--list-cache-scope");
+const listHint = {
+  ...(listTtlMs !== undefined ? { ttlMs: Number(listTtlMs) } : {}),
+  ...(listCacheScope !== undefined ? { cacheScope: listCacheScope } : {}),
+};
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 let lastHeaders = {};
+/** Tools added with add_tool (name → description), shared by every server instance of this process. */
+const dynamicTools = new Map();
+/** Announces a tool list change: HTTP publishes on the handler's listen bus, stdio via the instance. */
+let announceToolsChanged = () => {};
+/** Open subscriptions/listen streams (HTTP: listeners on the handler's bus). */
+let openStreams = () => null;
+/** Ends every open subscriptions/listen stream (HTTP: closes the handler's modern leg). */
+let endStreams = async () => {};
+const listStats = { toolsList: {}, resourcesList: {} };
+const countList = (kind) => {
+  const who = lastHeaders.authorization ?? "(none)";
+  listStats[kind][who] = (listStats[kind][who] ?? 0) + 1;
+};
 
 function build() {
   const server = new McpServer(
     { name: "modern-test-server", version: "1.0.0" },
-    { capabilities: { tools: {} } },
+    {
+      capabilities: { tools: listChanged ? { listChanged: true } : {}, resources: {} },
+      cacheHints: { "tools/list": listHint, "resources/list": listHint },
+    },
   );
+  const registered = new Map();
+  const register = (name, description) =>
+    registered.set(
+      name,
+      server.registerTool(name, { description, inputSchema: z.object({}) }, async () =>
+        text(`dynamic ${name}`),
+      ),
+    );
+  for (const [name, description] of dynamicTools) register(name, description);
+  const addTool = z.object({ name: z.string(), description: z.string().optional() });
+  server.registerTool("add_tool", { inputSchema: addTool }, async ({ name, description }) => {
+    const said = description ?? "added at run time";
+    dynamicTools.set(name, said);
+    // On stdio, changing the connection's own instance announces the change.
+    if (stdio && registered.has(name)) registered.get(name).update({ description: said });
+    else if (stdio) register(name, said);
+    else announceToolsChanged();
+    return text("added");
+  });
+  server.registerTool("remove_tool", { inputSchema: z.object({ name: z.string() }) }, async ({ name }) => {
+    dynamicTools.delete(name);
+    if (stdio) registered.get(name)?.remove();
+    else announceToolsChanged();
+    return text("removed");
+  });
+  server.registerTool("end_streams", { inputSchema: z.object({}) }, async () => {
+    // After this answer: end every open subscriptions/listen stream, as a server shutting down does.
+    setTimeout(() => void endStreams(), 20);
+    return text("ending");
+  });
+  server.registerTool("list_stats", { inputSchema: z.object({}) }, async () =>
+    text(JSON.stringify({ ...listStats, listening: openStreams() })),
+  );
+  server.registerResource("one", "note://one", { mimeType: "text/plain" }, async (uri) => ({
+    contents: [{ uri: uri.href, text: "one" }],
+  }));
   server.registerTool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text: value }) =>
     text(value),
   );
@@ -139,13 +212,37 @@ function build() {
   server.registerTool("meta_echo", { inputSchema: z.object({}) }, async (_args, ctx) =>
     text(JSON.stringify({ meta: ctx.mcpReq._meta ?? {}, envelope: ctx.mcpReq.envelope ?? {} })),
   );
+  for (const [method, kind] of [
+    ["tools/list", "toolsList"],
+    ["resources/list", "resourcesList"],
+  ]) {
+    const list = server.server._requestHandlers.get(method);
+    server.server.setRequestHandler(method, (request, ctx) => {
+      countList(kind);
+      return list(request, ctx);
+    });
+  }
   return server;
 }
 
 if (stdio) {
   await serveStdio(build);
 } else {
-  const handler = toNodeHandler(createMcpHandler(build, { legacy: "reject" }));
+  let mcp;
+  let handler;
+  const serveModern = () => {
+    mcp = createMcpHandler(build, { legacy: "reject" });
+    handler = toNodeHandler(mcp);
+  };
+  serveModern();
+  announceToolsChanged = () => mcp.notify.toolsChanged();
+  openStreams = () => mcp.bus.listenerCount;
+  // A fresh handler serves what comes next; closing the old one ends its streams.
+  endStreams = async () => {
+    const old = mcp;
+    serveModern();
+    await old.close();
+  };
   const http = createServer((req, res) => {
     lastHeaders = req.headers;
     if (req.url !== "/mcp") {

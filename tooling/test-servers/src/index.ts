@@ -271,19 +271,38 @@ export function startHttpTestServer(options: HttpTestServerOptions = {}): Promis
   return startScript(HTTP_TEST_SERVER, testServerArgs(options), options.env);
 }
 
+/** Flags of the 2026-07-28-only test server (see the script's header). */
+export interface ModernTestServerOptions {
+  /** Declare `tools.listChanged` (a 2026 client then opens `subscriptions/listen`). */
+  listChanged?: boolean;
+  /** `ttlMs` of its tools/list and resources/list results. */
+  listTtlMs?: number;
+  /** `cacheScope` of its tools/list and resources/list results. */
+  listCacheScope?: "public" | "private";
+}
+
+function modernArgs(options: ModernTestServerOptions): string[] {
+  return [
+    ...(options.listChanged ? ["--list-changed"] : []),
+    ...(options.listTtlMs !== undefined ? ["--list-ttl-ms", String(options.listTtlMs)] : []),
+    ...(options.listCacheScope ? ["--list-cache-scope", options.listCacheScope] : []),
+  ];
+}
+
 /** Start the 2026-07-28-only test server (`MODERN_TEST_SERVER`) over HTTP on 127.0.0.1 port 0. */
-export function startModernTestServer(): Promise<RunningHttpTestServer> {
-  return startScript(MODERN_TEST_SERVER, [], undefined);
+export function startModernTestServer(options: ModernTestServerOptions = {}): Promise<RunningHttpTestServer> {
+  return startScript(MODERN_TEST_SERVER, modernArgs(options), undefined);
 }
 
 /** A stdio `MCPServerConfig` that runs `MODERN_TEST_SERVER --stdio`. */
 export function modernStdioTestServer(
   name: string,
   overrides: Partial<Omit<MCPStdioServerConfig, "transport">> = {},
+  options: ModernTestServerOptions = {},
 ): MCPStdioServerConfig {
   return {
     ...stdioTestServer(name, {}, overrides),
-    args: [MODERN_TEST_SERVER, "--stdio"],
+    args: [MODERN_TEST_SERVER, "--stdio", ...modernArgs(options)],
   };
 }
 

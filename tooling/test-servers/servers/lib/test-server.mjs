@@ -241,11 +241,19 @@ export function createTestServer(options, state = createState()) {
   const added = new Map();
   tool(
     "add_tool",
-    { description: "Register a tool (sends list_changed)", inputSchema: { name: z.string() } },
-    ({ name }) => {
+    {
+      description: "Register a tool, or change an added tool's description (sends list_changed)",
+      inputSchema: { name: z.string(), description: z.string().optional() },
+    },
+    ({ name, description = "added at run time" }) => {
+      const existing = added.get(name);
+      if (existing) {
+        existing.update({ description });
+        return text(`updated ${name}`);
+      }
       added.set(
         name,
-        server.registerTool(name, { description: "added at run time" }, () => text(name)),
+        server.registerTool(name, { description }, () => text(name)),
       );
       return text(`added ${name}`);
     },

@@ -43,8 +43,10 @@ export interface ClientSetup {
   toolTimeoutMs: number;
   /** The transport closed. */
   onClose: () => void;
-  /** The server sent `notifications/tools/list_changed`. */
+  /** The server sent `notifications/tools/list_changed` (unsolicited, or on a listen stream). */
   onToolsChanged: () => void;
+  /** The server sent `notifications/prompts/list_changed` or `notifications/resources/list_changed`. */
+  onListChanged: (methods: readonly string[]) => void;
   /** A line for the server's log (its `notifications/message`, or a note of the client's own). */
   onLog: (line: string) => void;
 }
@@ -122,6 +124,12 @@ export function createClient(setup: ClientSetup): Client {
   };
   client.onclose = setup.onClose;
   client.setNotificationHandler("notifications/tools/list_changed", () => setup.onToolsChanged());
+  client.setNotificationHandler("notifications/prompts/list_changed", () =>
+    setup.onListChanged(["prompts/list"]),
+  );
+  client.setNotificationHandler("notifications/resources/list_changed", () =>
+    setup.onListChanged(["resources/list", "resources/templates/list"]),
+  );
   client.setNotificationHandler("notifications/message", (notification) =>
     setup.onLog(logLine(notification.params)),
   );

@@ -39,6 +39,7 @@ import {
 } from "../connection/connection-utils.js";
 import { backoffDelay } from "../shared/backoff.js";
 import { Redactor } from "../shared/redactor.js";
+import { CACHEABLE_LIST_METHODS, cacheHintOf, ListCache } from "../tools/list-cache.js";
 import { ToolCache } from "../tools/tool-cache.js";
 import {
   type BuiltHttp,
@@ -58,6 +59,7 @@ import {
 } from "./classify-error.js";
 import { createClient } from "./client-setup.js";
 import { HealthMonitor } from "./health-check.js";
+import { ListListener } from "./list-listener.js";
 import { HttpServerLog } from "./server-log.js";
 
 /** The lifecycle of one configured server. */
@@ -78,15 +80,27 @@ export class ServerConnection implements ConnectionCore {
   private readonly cache: ToolCache;
   private readonly calls: CallPath;
   private readonly monitor: HealthMonitor;
+  private readonly lists = new ListCache();
+  private readonly listener: ListListener;
 
   constructor(
     readonly config: MCPServerConfig,
     readonly settings: ConnectionSettings,
   ) {
     this.redactor = new Redactor();
-    this.cache = new ToolCache(this);
+    this.cache = new ToolCache(this, this.lists);
     this.calls = new CallPath(this, this.cache);
     this.monitor = new HealthMonitor(this, this.cache);
+    this.listener = new ListListener({
+      serverName: config.name,
+      timeoutMs: config.connectionTimeout * 1000,
+      isCurrent: (live) => this.open === live,
+      reopened: () => {
+        this.lists.invalidate();
+        if (this.cache.tools !== undefined) this.cache.refreshTools(true);
+      },
+      log: (line) => this.writeLog(line),
+    });
   }
 
   /** The open connection, if any. */
@@ -124,15 +138,52 @@ export class ServerConnection implements ConnectionCore {
     return this.calls.callTool(toolName, args, options);
   }
 
-  /** One resources/prompts request; see `CallPath.serverRequest`. */
-  serverRequest<T>(
+  /**
+   * One resources/prompts request; see `CallPath.serverRequest`. A list page the server marked reusable
+   * (`ttlMs`/`cacheScope`) is answered from the list cache while it is fresh.
+   */
+  async serverRequest<T>(
     method: string,
     params: Record<string, unknown> | undefined,
     capability: "resources" | "prompts",
     signal: AbortSignal | undefined,
     read: (reply: unknown) => T,
   ): Promise<T> {
-    return this.calls.serverRequest(method, params, capability, signal, read);
+    const live = this.open;
+    if (!CACHEABLE_LIST_METHODS.has(method) || !live) {
+      return this.calls.serverRequest(method, params, capability, signal, (reply) => {
+        if (CACHEABLE_LIST_METHODS.has(method)) void this.keepList(method, params, reply);
+        return read(reply);
+      });
+    }
+    const key = JSON.stringify(params ?? {});
+    const cached = this.lists.get(live, method, key, await live.built.credential());
+    if (cached !== undefined) return read(cached);
+    return this.calls.serverRequest(method, params, capability, signal, (reply) => {
+      void this.keepList(method, params, reply, live);
+      return read(reply);
+    });
+  }
+
+  // The reply is kept under the credential in use now (an OAuth token cannot change between the reply
+  // and this read without a request that would have failed first).
+  private async keepList(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    reply: unknown,
+    answeredOn: Live | undefined = this.open,
+  ): Promise<void> {
+    const hint = cacheHintOf(reply);
+    if (!hint || !answeredOn || answeredOn !== this.open) return;
+    try {
+      const credential = await answeredOn.built.credential();
+      this.lists.set(answeredOn, method, JSON.stringify(params ?? {}), credential, reply, hint);
+    } catch (error) {
+      // Without the credential's fingerprint the reply cannot be kept apart: it is not kept.
+      this.writeLog(
+        `[client] ${method} reply not cached: the credential could not be read (${String(error)})`,
+      );
+    }
   }
 
   /** Every tool of the server (all pages); see `ToolCache.listTools`. */
@@ -270,6 +321,9 @@ export class ServerConnection implements ConnectionCore {
       onToolsChanged: () => {
         if (this.open?.client === client) this.cache.refreshTools(true);
       },
+      onListChanged: (methods) => {
+        if (this.open?.client === client) this.lists.invalidate(methods);
+      },
       onLog: (line) => {
         if (generation === this.generation) this.writeLog(line);
       },
@@ -320,6 +374,7 @@ export class ServerConnection implements ConnectionCore {
       });
       // After a reconnect the server may have changed: fetch its tools again (in the background).
       if (attempt > 1 && this.cache.tools !== undefined) this.cache.refreshTools(false);
+      await this.listener.start(live);
       return live;
     } catch (caught) {
       const error = MCPConnectionError.isInstance(caught)
@@ -518,6 +573,7 @@ export class ServerConnection implements ConnectionCore {
     }
     const live = this.open;
     this.open = undefined;
+    await this.listener.stop();
     const log = this.httpLog;
     this.httpLog = undefined;
     await log?.close();

@@ -1,12 +1,15 @@
 /**
  * One server's tool cache: `tools/list` with pagination read loosely, the last list, `toolsChanged` on
- * a difference, and the coalesced background refresh on `notifications/tools/list_changed`.
+ * a difference, and the coalesced background refresh on `notifications/tools/list_changed` (2025) or
+ * the same notification on a `subscriptions/listen` stream (2026-07-28). A list the server marked
+ * reusable (`ttlMs`/`cacheScope`) is served from the connection's `ListCache` while it is fresh.
  */
 import type { Tool } from "@modelcontextprotocol/client";
 import { PaginatedResultSchema } from "@modelcontextprotocol/core";
 import type { DiscoveredTool } from "../../discover-tools.js";
 import { MCPRequestError } from "../../errors.js";
-import type { ConnectionCore } from "../connection/connection-types.js";
+import type { ConnectionCore, Live } from "../connection/connection-types.js";
+import { type CacheHint, cacheHintOf, combineHints, type ListCache } from "./list-cache.js";
 import { SCHEMA_VALIDATOR } from "./schema-validator.js";
 import { diffTools, flagTasksUnsupported, hasChanges, readTools } from "./tool-definitions.js";
 
@@ -45,8 +48,13 @@ export class ToolCache {
   private refreshAgain = false;
   private lastChangeAt = 0;
   private firstPendingAt: number | undefined;
+  /** The raw list `tools` was read from (a cache hit on it needs no new reading). */
+  private appliedRaw: unknown[] | undefined;
 
-  constructor(private readonly core: ConnectionCore) {}
+  constructor(
+    private readonly core: ConnectionCore,
+    private readonly lists: ListCache,
+  ) {}
 
   private get connectionTimeoutMs(): number {
     return this.core.config.connectionTimeout * 1000;
@@ -55,9 +63,12 @@ export class ToolCache {
   /** Every tool of the server (all pages); updates the cache and fires `toolsChanged` on a difference. */
   async listTools(signal?: AbortSignal, emitOnFirst = false): Promise<DiscoveredTool[]> {
     const live = await this.core.ensure(signal);
+    const cached = this.lists.get(live, "tools/list", "", await live.built.credential());
+    if (Array.isArray(cached)) return this.apply(cached, emitOnFirst, live);
     const started = performance.now();
     const timeoutMs = this.connectionTimeoutMs;
     const raw: unknown[] = [];
+    const hints: Array<CacheHint | undefined> = [];
     try {
       let cursor: string | undefined;
       const seen = new Set<string>();
@@ -78,6 +89,7 @@ export class ToolCache {
           );
         }
         for (const tool of tools) raw.push(tool);
+        hints.push(cacheHintOf(result));
         cursor = result.nextCursor;
         if (cursor === undefined) break;
         if (seen.has(cursor)) {
@@ -97,10 +109,19 @@ export class ToolCache {
         totalTimeoutMs: undefined,
       });
     }
+    // Kept under the credential in use now: a token refreshed during the fetch is the one that got it.
+    this.lists.set(live, "tools/list", "", await live.built.credential(), raw, combineHints(hints));
+    return this.apply(raw, emitOnFirst, live);
+  }
+
+  /** Read `raw` into the tool list (task-only tools flagged on a 2026-07-28 connection) and announce changes. */
+  private apply(raw: unknown[], emitOnFirst: boolean, live: Live): DiscoveredTool[] {
+    if (raw === this.appliedRaw && this.tools) return this.tools;
     const { tools, valid } = readTools(this.core.config.name, raw);
     if (live.client.getProtocolEra() === "modern") flagTasksUnsupported(tools);
     this.cacheValidators(valid, tools);
     this.updateTools(tools, emitOnFirst);
+    this.appliedRaw = raw;
     return tools;
   }
 
@@ -156,6 +177,8 @@ export class ToolCache {
   clearTools(): void {
     const previous = this.tools;
     this.tools = undefined;
+    this.appliedRaw = undefined;
+    this.lists.invalidate(["tools/list"]);
     if (previous?.length) {
       this.core.emit("toolsChanged", {
         serverName: this.core.config.name,
@@ -174,6 +197,7 @@ export class ToolCache {
    * so a storm of list_changed costs a handful of tools/list, not one per notification.
    */
   refreshTools(emitOnFirst: boolean): void {
+    this.lists.invalidate(["tools/list"]);
     this.lastChangeAt = Date.now();
     if (this.refreshing) {
       this.refreshAgain = true;

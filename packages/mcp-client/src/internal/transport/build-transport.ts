@@ -17,6 +17,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, MCPStdioTransport } from "../../mcp-stdio-tr
 import { MCPMemoryTokenStore } from "../../oauth-token-store.js";
 import type { CreateTransportOptions } from "../../types.js";
 import { AuthorizationCodeProvider, DEFAULT_LOGIN_TIMEOUT_MS } from "../auth/authorization-code.js";
+import { credentialFingerprint } from "../auth/credential-fingerprint.js";
 import { boundedAuthFetch, mtlsConnectOptions, oauthProvider } from "../auth/http-auth.js";
 import { type Redactor, redactorFor } from "../shared/redactor.js";
 import { keepAliveFetch, type RepeatableTool } from "./keep-alive-fetch.js";
@@ -35,6 +36,8 @@ interface BuiltCommon {
   redactor: Redactor;
   /** Resources to release after the transport closed (the HTTP sockets). */
   dispose: () => Promise<void>;
+  /** The fingerprint of the credential requests go out with now (`""`: none); see credential-fingerprint.ts. */
+  credential: () => Promise<string>;
 }
 
 /** A stdio transport: the transport is the stderr-aware `MCPStdioTransport` itself. */
@@ -170,7 +173,14 @@ export async function buildHttpTransport(
     fetch,
     ...(authProvider ? { authProvider } : {}),
   };
-  const common = { redactor, dispose: sockets.close, fetch, ...(oauth ? { oauth } : {}) };
+  // The identity the requests go out with (never the secret): list-cache entries are kept under it.
+  const credential = credentialFingerprint({
+    headers,
+    ...(authProvider ? { provider: authProvider } : {}),
+    // The client certificate (base64 of the PEM file) of an mtls server.
+    ...(tls ? { certificate: Buffer.from(tls.cert).toString("base64") } : {}),
+  });
+  const common = { redactor, dispose: sockets.close, fetch, credential, ...(oauth ? { oauth } : {}) };
   const url = new URL(resolvedConfig.url);
   return kind === "sse"
     ? { ...common, kind, transport: new SSEClientTransport(url, transportOptions) }
@@ -197,7 +207,14 @@ export function buildStdioTransport(
     redactor,
     ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
   });
-  return { kind: "stdio", transport: stdio, stdio, redactor, dispose: async () => {} };
+  return {
+    kind: "stdio",
+    transport: stdio,
+    stdio,
+    redactor,
+    dispose: async () => {},
+    credential: async () => "",
+  };
 }
 
 /** The transport for one server config (`options.http` picks the HTTP kind). */
