@@ -21,7 +21,8 @@
 //                            many subscriptions/listen streams are open now
 // Resource `note://one` (so resources/list has something). Flags: --list-changed declares
 // tools.listChanged (clients then open subscriptions/listen); --list-ttl-ms N and
-// --list-cache-scope public|private put that ttlMs/cacheScope on tools/list and resources/list.
+// --list-cache-scope public|private put that ttlMs/cacheScope on tools/list and resources/list;
+// --max-subscriptions N refuses a listen stream beyond N open ones (HTTP; 0: every one).
 import { createServer } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
@@ -43,6 +44,7 @@ const flag = (name) => {
 };
 const listTtlMs = flag("--list-ttl-ms");
 const listCacheScope = flag("--list-cache-scope");
+const maxSubscriptions = flag("--max-subscriptions");
 const listHint = {
   ...(listTtlMs !== undefined ? { ttlMs: Number(listTtlMs) } : {}),
   ...(listCacheScope !== undefined ? { cacheScope: listCacheScope } : {}),
@@ -231,7 +233,10 @@ if (stdio) {
   let mcp;
   let handler;
   const serveModern = () => {
-    mcp = createMcpHandler(build, { legacy: "reject" });
+    mcp = createMcpHandler(build, {
+      legacy: "reject",
+      ...(maxSubscriptions !== undefined ? { maxSubscriptions: Number(maxSubscriptions) } : {}),
+    });
     handler = toNodeHandler(mcp);
   };
   serveModern();

@@ -279,6 +279,8 @@ export interface ModernTestServerOptions {
   listTtlMs?: number;
   /** `cacheScope` of its tools/list and resources/list results. */
   listCacheScope?: "public" | "private";
+  /** Refuse a `subscriptions/listen` stream beyond this many open ones (HTTP; 0: every one). */
+  maxSubscriptions?: number;
 }
 
 function modernArgs(options: ModernTestServerOptions): string[] {
@@ -286,6 +288,9 @@ function modernArgs(options: ModernTestServerOptions): string[] {
     ...(options.listChanged ? ["--list-changed"] : []),
     ...(options.listTtlMs !== undefined ? ["--list-ttl-ms", String(options.listTtlMs)] : []),
     ...(options.listCacheScope ? ["--list-cache-scope", options.listCacheScope] : []),
+    ...(options.maxSubscriptions !== undefined
+      ? ["--max-subscriptions", String(options.maxSubscriptions)]
+      : []),
   ];
 }
 

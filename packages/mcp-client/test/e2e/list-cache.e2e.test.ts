@@ -150,6 +150,26 @@ describe("subscriptions/listen (tool list changes on 2026-07-28)", { timeout: 12
     expect((await added).added).toEqual(["after"]);
   });
 
+  it("a server that refuses the stream: retried with backoff, then a process warning; the connection works", async () => {
+    const server = await modern({ listChanged: true, maxSubscriptions: 0 });
+    const warned = new Promise<Error & { code?: string }>((resolve) => {
+      const onWarning = (warning: Error & { code?: string }) => {
+        if (warning.code !== "AGENTFORGE_LIST_LISTEN_FAILED") return;
+        process.off("warning", onWarning);
+        resolve(warning);
+      };
+      process.on("warning", onWarning);
+      onCleanup(() => process.off("warning", onWarning));
+    });
+    const m = manager([httpTestServer("refusing", server.url)]);
+    expect(textOf(await m.callTool("refusing", "echo", { text: "still works" }))).toBe("still works");
+    const warning = await warned;
+    expect(warning.message).toContain(
+      'MCP server "refusing" did not keep a subscriptions/listen stream open',
+    );
+    expect((await listStats(m, "refusing")).listening).toBe(0);
+  });
+
   it("stdio: a tool added on the server reaches toolsChanged through the listen stream", async () => {
     const m = manager([modernStdioTestServer("live-stdio", {}, { listChanged: true })]);
     await m.listTools("live-stdio");

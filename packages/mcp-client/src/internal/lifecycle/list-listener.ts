@@ -11,7 +11,7 @@ import type { McpSubscription, SubscriptionFilter } from "@modelcontextprotocol/
 import type { Live } from "../connection/connection-types.js";
 import { backoffDelay } from "../shared/backoff.js";
 
-/** Most times a stream that keeps ending is opened again on one connection, in a row. */
+/** Most times a stream that fails or ends is opened again on one connection (a reconnect starts over). */
 export const MAX_LISTEN_REOPENS = 5;
 /** How long `close()` waits for the stream's teardown (the connection is closed right after anyway). */
 const CLOSE_WAIT_MS = 1000;
