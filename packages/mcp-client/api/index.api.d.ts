@@ -78,6 +78,7 @@ interface MCPCallToolOptions {
         traceparent: string;
         tracestate?: string;
     };
+    onInputRound?: (round: MCPInputRound) => void;
 }
 
 // MCPCapabilityError
@@ -90,7 +91,7 @@ declare class MCPCapabilityError extends MCPError<MCPCapabilityErrorCode> {
 }
 
 // MCPCapabilityErrorCode
-type MCPCapabilityErrorCode = "CAPABILITY_NOT_SUPPORTED";
+type MCPCapabilityErrorCode = "CAPABILITY_NOT_SUPPORTED" | "TASK_EXECUTION_UNSUPPORTED";
 
 // MCPCapabilityErrorOptions
 interface MCPCapabilityErrorOptions extends MCPErrorOptions<MCPCapabilityErrorCode> {
@@ -343,6 +344,15 @@ interface MCPHealthChangedEvent {
 // MCPHealthStatus
 type MCPHealthStatus = "healthy" | "unhealthy" | "disabled";
 
+// MCPInputRound
+interface MCPInputRound {
+    round: number;
+    modes: MCPInputRoundMode[];
+}
+
+// MCPInputRoundMode
+type MCPInputRoundMode = "elicitation.form" | "elicitation.url" | "sampling" | "roots" | "other";
+
 // MCPJsonSchema
 interface MCPJsonSchema {
     type: "object";
@@ -458,7 +468,7 @@ declare class MCPRequestError extends MCPError<MCPRequestErrorCode> {
 }
 
 // MCPRequestErrorCode
-type MCPRequestErrorCode = "RPC_ERROR" | "REPLY_TOO_LARGE" | "REQUEST_CANCELLED" | "INVALID_REPLY" | "PROTOCOL_VERSION_UNSUPPORTED" | "PROTOCOL_HEADER_MISMATCH" | "RESOURCE_NOT_FOUND" | "INPUT_ROUNDS_EXCEEDED";
+type MCPRequestErrorCode = "RPC_ERROR" | "REPLY_TOO_LARGE" | "REQUEST_CANCELLED" | "INVALID_REPLY" | "PROTOCOL_VERSION_UNSUPPORTED" | "PROTOCOL_HEADER_MISMATCH" | "RESOURCE_NOT_FOUND" | "INPUT_ROUNDS_EXCEEDED" | "REQUEST_STATE_TOO_LARGE";
 
 // MCPRequestErrorOptions
 interface MCPRequestErrorOptions extends MCPErrorOptions<MCPRequestErrorCode> {
@@ -684,7 +694,7 @@ interface MCPToolProblem {
 }
 
 // MCPToolProblemCode
-type MCPToolProblemCode = "DUPLICATE_NAME" | "NAME_NOT_MODEL_SAFE" | "INPUT_SCHEMA_NOT_OBJECT" | "OUTPUT_SCHEMA_INVALID" | "EXECUTION_INVALID" | "INVALID_DEFINITION";
+type MCPToolProblemCode = "DUPLICATE_NAME" | "NAME_NOT_MODEL_SAFE" | "INPUT_SCHEMA_NOT_OBJECT" | "OUTPUT_SCHEMA_INVALID" | "EXECUTION_INVALID" | "TASK_EXECUTION_UNSUPPORTED" | "INVALID_DEFINITION";
 
 // MCPToolsChangedEvent
 interface MCPToolsChangedEvent {
@@ -719,3 +729,6 @@ interface ReplyTooLargeData {
 
 // requiresTaskExecution
 declare function requiresTaskExecution(tool: Pick<DiscoveredTool, "execution">): boolean;
+
+// toolUnavailableReason
+declare function toolUnavailableReason(tool: Pick<DiscoveredTool, "problems">): string | undefined;
