@@ -4,6 +4,7 @@
 import pg from "pg";
 import { guardedClientClass } from "./message-size-guard.js";
 import { type PGliteAddress, PGliteHost } from "./pglite-host.js";
+import { reportCleanupFailure } from "./report-cleanup-failure.js";
 
 /** A pooled connection to the database. */
 export type PooledClient = pg.PoolClient;
@@ -21,6 +22,8 @@ export interface Backend {
   dropped(): Promise<void>;
   /** Settings for an independent connection to the same database (tests, diagnostics). */
   connectionConfig(): Promise<pg.ClientConfig>;
+  /** The embedded engine's host (PGlite only; tests read its counters). */
+  readonly host?: PGliteHost;
   close(): Promise<void>;
 }
 
@@ -92,7 +95,12 @@ export async function createPGliteBackend(settings: EmbeddedSettings): Promise<B
         settings,
       );
       poolAddress = address;
-      if (old) void old.end().catch(() => undefined);
+      // The old pool's connections went with the stopped engine; ending it only lets go of them.
+      if (old) {
+        old.end().catch((error: unknown) => {
+          reportCleanupFailure("closing the connection pool of the replaced embedded database", error);
+        });
+      }
     }
     return pool;
   };
@@ -123,9 +131,13 @@ export async function createPGliteBackend(settings: EmbeddedSettings): Promise<B
       const address = await host.address();
       return { host: address.host, port: address.port, user: "postgres", database: "postgres", ssl: false };
     },
+    host,
     close: async () => {
-      await pool?.end().catch(() => undefined);
-      await host.close();
+      try {
+        await pool?.end();
+      } finally {
+        await host.close();
+      }
     },
   };
 }
