@@ -86,6 +86,16 @@ export async function createPGliteBackend(settings: EmbeddedSettings): Promise<B
   });
   let pool: pg.Pool | undefined;
   let poolAddress: PGliteAddress | undefined;
+  let closed = false;
+  /** A clean-up step that fails because the database was closed meanwhile has nothing left to clean. */
+  const unlessClosed = async (step: () => Promise<void>) => {
+    if (closed) return;
+    try {
+      await step();
+    } catch (error) {
+      if (!closed) throw error;
+    }
+  };
   const currentPool = async (): Promise<pg.Pool> => {
     const address = await host.address();
     if (!pool || poolAddress !== address) {
@@ -112,27 +122,30 @@ export async function createPGliteBackend(settings: EmbeddedSettings): Promise<B
     kind: "pglite",
     description,
     acquire: async () => (await currentPool()).connect(),
-    stuck: async () => {
-      await host.restart();
-    },
-    // PGlite is one session shared by every socket connection: reset it from a fresh connection.
-    dropped: async () => {
-      const client = await (await currentPool()).connect();
-      try {
-        await client.query("ROLLBACK");
-        await client.query("DISCARD ALL");
-        client.release();
-      } catch (error) {
-        client.release(error instanceof Error ? error : true);
+    stuck: () =>
+      unlessClosed(async () => {
         await host.restart();
-      }
-    },
+      }),
+    // PGlite is one session shared by every socket connection: reset it from a fresh connection.
+    dropped: () =>
+      unlessClosed(async () => {
+        const client = await (await currentPool()).connect();
+        try {
+          await client.query("ROLLBACK");
+          await client.query("DISCARD ALL");
+          client.release();
+        } catch (error) {
+          client.release(error instanceof Error ? error : true);
+          await host.restart();
+        }
+      }),
     connectionConfig: async () => {
       const address = await host.address();
       return { host: address.host, port: address.port, user: "postgres", database: "postgres", ssl: false };
     },
     host,
     close: async () => {
+      closed = true;
       try {
         await pool?.end();
       } finally {
