@@ -3,6 +3,7 @@ import { z } from "zod";
 import { SERVER_OPTIONS } from "../internal/server-options.js";
 import { VERSION } from "../internal/version.js";
 import { DESCRIBE_TABLE_SQL, LIST_SCHEMAS_SQL, LIST_TABLES_SQL } from "./internal/catalog-queries.js";
+import { reportCleanupFailure } from "./internal/report-cleanup-failure.js";
 import {
   databaseInternals,
   openPostgresDatabase,
@@ -117,13 +118,23 @@ export function createPostgresServer(options: PostgresServerOptions = {}): McpSe
   const server = new McpServer({ name: "agentforge-postgres", version: VERSION }, SERVER_OPTIONS);
   if (!shared) {
     const closeDatabase = async () => {
-      if (opening) await opening.then((db) => db.close()).catch(() => undefined);
+      if (!opening) return;
+      let db: PostgresDatabase;
+      try {
+        db = await opening;
+      } catch {
+        // It never opened: the call that waited for it got the error, and there is nothing to close.
+        return;
+      }
+      await db.close();
     };
     ownDatabases.set(server, closeDatabase);
     const previous = server.server.onclose;
     server.server.onclose = () => {
       previous?.();
-      void closeDatabase();
+      closeDatabase().catch((error: unknown) => {
+        reportCleanupFailure("closing the database of a closed session", error);
+      });
     };
   }
 

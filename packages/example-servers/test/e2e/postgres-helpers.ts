@@ -47,6 +47,19 @@ export const TEST_LIMITS: PostgresDatabaseOptions = {
   poolSize: 1,
 };
 
+/**
+ * The request timeout of the suites' MCP clients: a call may wait for the embedded engine's restart (a
+ * query that overran its timeout stops it), which takes long on a busy machine. Below the 180 s test budget.
+ */
+export const REQUEST_TIMEOUT_MS = 150_000;
+
+/** An MCP client whose tool calls wait up to REQUEST_TIMEOUT_MS (unless a call says otherwise). */
+class PatientClient extends Client {
+  override callTool(...[params, options]: Parameters<Client["callTool"]>): ReturnType<Client["callTool"]> {
+    return super.callTool(params, { timeout: REQUEST_TIMEOUT_MS, ...options });
+  }
+}
+
 /** What the inspection connection sees; equal snapshots mean nothing changed. */
 export interface Snapshot {
   data: string;
@@ -179,7 +192,7 @@ export async function openTestDatabase(
     },
     async connect() {
       const server = createPostgresServer({ database });
-      const client = new Client({ name: "postgres-e2e", version: "0.0.0" });
+      const client = new PatientClient({ name: "postgres-e2e", version: "0.0.0" });
       const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
       await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
       clients.push(client);

@@ -3,7 +3,14 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { textOf } from "./helpers.js";
-import { BACKENDS, jsonOf, openTestDatabase, type QueryJson, type TestDatabase } from "./postgres-helpers.js";
+import {
+  BACKENDS,
+  jsonOf,
+  openTestDatabase,
+  type QueryJson,
+  TEST_LIMITS,
+  type TestDatabase,
+} from "./postgres-helpers.js";
 
 describe.each(BACKENDS)("postgres tools on %s", (backend) => {
   let db: TestDatabase;
@@ -303,21 +310,37 @@ describe.each(BACKENDS)("postgres tools on %s", (backend) => {
     expect(textOf(missing)).toMatch(/sql/);
   });
 
-  it("bounds the reply: rows past the character budget are cut, one huge row is refused", async () => {
-    const wide = await query("SELECT g, repeat('x', 1000) AS pad FROM generate_series(1, 1000) AS g");
-    expect(wide).toMatchObject({ truncated: true, truncatedBy: "max_chars" });
-    expect(wide.rowCount).toBeGreaterThan(150);
-    expect(wide.rowCount).toBeLessThan(200);
-    const huge = await client.callTool({
-      name: "execute_query",
-      arguments: { sql: "SELECT repeat('x', 5000000) AS big" },
+  describe("on a database with a 120 s statement timeout", () => {
+    // Its own database: producing and sending a 5 MB row may take longer than TEST_LIMITS' 1.5 s on a
+    // loaded machine, and then the timeout (not the size limit) would answer.
+    let roomy: TestDatabase;
+    let roomyClient: Client;
+    beforeAll(async () => {
+      roomy = await openTestDatabase(backend, { ...TEST_LIMITS, statementTimeoutMs: 120_000 });
+      roomyClient = await roomy.connect();
     });
-    expect(huge.isError).toBe(true);
-    expect(textOf(huge)).toMatch(
-      /^Result too large: one row of the result is \d+ bytes, over the 801024-byte limit/,
-    );
-    // The connection it killed is replaced.
-    expect((await query("SELECT 1 AS ok")).rows).toEqual([[1]]);
+    afterAll(async () => {
+      await roomy?.close();
+    });
+
+    it("bounds the reply: rows past the character budget are cut, one huge row is refused", async () => {
+      const roomyQuery = async (sql: string) =>
+        jsonOf<QueryJson>(await roomyClient.callTool({ name: "execute_query", arguments: { sql } }));
+      const wide = await roomyQuery("SELECT g, repeat('x', 1000) AS pad FROM generate_series(1, 1000) AS g");
+      expect(wide).toMatchObject({ truncated: true, truncatedBy: "max_chars" });
+      expect(wide.rowCount).toBeGreaterThan(150);
+      expect(wide.rowCount).toBeLessThan(200);
+      const huge = await roomyClient.callTool({
+        name: "execute_query",
+        arguments: { sql: "SELECT repeat('x', 5000000) AS big" },
+      });
+      expect(huge.isError).toBe(true);
+      expect(textOf(huge)).toMatch(
+        /^Result too large: one row of the result is \d+ bytes, over the 801024-byte limit/,
+      );
+      // The connection it killed is replaced.
+      expect((await roomyQuery("SELECT 1 AS ok")).rows).toEqual([[1]]);
+    });
   });
 
   it("PostgreSQL errors come back with their SQLSTATE and message", async () => {

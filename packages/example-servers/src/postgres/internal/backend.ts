@@ -4,6 +4,7 @@
 import pg from "pg";
 import { guardedClientClass } from "./message-size-guard.js";
 import { type PGliteAddress, PGliteHost } from "./pglite-host.js";
+import { reportCleanupFailure } from "./report-cleanup-failure.js";
 
 /** A pooled connection to the database. */
 export type PooledClient = pg.PoolClient;
@@ -21,6 +22,8 @@ export interface Backend {
   dropped(): Promise<void>;
   /** Settings for an independent connection to the same database (tests, diagnostics). */
   connectionConfig(): Promise<pg.ClientConfig>;
+  /** The embedded engine's host (PGlite only; tests read its counters). */
+  readonly host?: PGliteHost;
   close(): Promise<void>;
 }
 
@@ -83,6 +86,16 @@ export async function createPGliteBackend(settings: EmbeddedSettings): Promise<B
   });
   let pool: pg.Pool | undefined;
   let poolAddress: PGliteAddress | undefined;
+  let closed = false;
+  /** A clean-up step that fails because the database was closed meanwhile has nothing left to clean. */
+  const unlessClosed = async (step: () => Promise<void>) => {
+    if (closed) return;
+    try {
+      await step();
+    } catch (error) {
+      if (!closed) throw error;
+    }
+  };
   const currentPool = async (): Promise<pg.Pool> => {
     const address = await host.address();
     if (!pool || poolAddress !== address) {
@@ -92,7 +105,12 @@ export async function createPGliteBackend(settings: EmbeddedSettings): Promise<B
         settings,
       );
       poolAddress = address;
-      if (old) void old.end().catch(() => undefined);
+      // The old pool's connections went with the stopped engine; ending it only lets go of them.
+      if (old) {
+        old.end().catch((error: unknown) => {
+          reportCleanupFailure("closing the connection pool of the replaced embedded database", error);
+        });
+      }
     }
     return pool;
   };
@@ -104,28 +122,35 @@ export async function createPGliteBackend(settings: EmbeddedSettings): Promise<B
     kind: "pglite",
     description,
     acquire: async () => (await currentPool()).connect(),
-    stuck: async () => {
-      await host.restart();
-    },
-    // PGlite is one session shared by every socket connection: reset it from a fresh connection.
-    dropped: async () => {
-      const client = await (await currentPool()).connect();
-      try {
-        await client.query("ROLLBACK");
-        await client.query("DISCARD ALL");
-        client.release();
-      } catch (error) {
-        client.release(error instanceof Error ? error : true);
+    stuck: () =>
+      unlessClosed(async () => {
         await host.restart();
-      }
-    },
+      }),
+    // PGlite is one session shared by every socket connection: reset it from a fresh connection.
+    dropped: () =>
+      unlessClosed(async () => {
+        const client = await (await currentPool()).connect();
+        try {
+          await client.query("ROLLBACK");
+          await client.query("DISCARD ALL");
+          client.release();
+        } catch (error) {
+          client.release(error instanceof Error ? error : true);
+          await host.restart();
+        }
+      }),
     connectionConfig: async () => {
       const address = await host.address();
       return { host: address.host, port: address.port, user: "postgres", database: "postgres", ssl: false };
     },
+    host,
     close: async () => {
-      await pool?.end().catch(() => undefined);
-      await host.close();
+      closed = true;
+      try {
+        await pool?.end();
+      } finally {
+        await host.close();
+      }
     },
   };
 }

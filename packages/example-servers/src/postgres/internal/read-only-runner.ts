@@ -12,6 +12,7 @@ import { redact } from "./database-url.js";
 import { MessageTooLargeError } from "./message-size-guard.js";
 import { builtinType, catalogType, type TypeInfo } from "./pg-types.js";
 import { type FieldDescription, PipelineError, PipelineQuery, toPgParam } from "./pipeline-query.js";
+import { reportCleanupFailure } from "./report-cleanup-failure.js";
 import { valueToJson } from "./value-to-json.js";
 
 /** Limits applied to every query. */
@@ -166,7 +167,13 @@ export class ReadOnlyRunner {
       (client as unknown as { connection: { stream: Duplex } }).connection.stream.destroy(
         new WatchdogError("the query overran its statement timeout"),
       );
-      void this.backend.stuck().catch(() => undefined);
+      this.backend.stuck().catch((error: unknown) => {
+        reportCleanupFailure(
+          "restarting the database engine to stop an overrunning query",
+          error,
+          this.secrets,
+        );
+      });
     }, this.limits.statementTimeoutMs + this.limits.watchdogGraceMs);
 
     const kept: (string | null)[][] = [];
@@ -220,7 +227,14 @@ export class ReadOnlyRunner {
     }
     clearTimeout(watchdog);
     release(!clean);
-    if (!clean && !timedOut) await this.backend.dropped().catch(() => undefined);
+    if (!clean && !timedOut) {
+      try {
+        await this.backend.dropped();
+      } catch (error) {
+        // The reply stands (it was decided above); the failed reset is reported.
+        reportCleanupFailure("resetting the session of a dropped connection", error, this.secrets);
+      }
+    }
     return outcome.ok ? outcome : this.fail(outcome.failure);
   }
 
