@@ -302,6 +302,38 @@ describe("calls", () => {
     ).rejects.toMatchObject({ code: "REQUEST_CANCELLED" });
   });
 
+  it("an onprogress callback that throws or rejects does not stop the call: each failure is a process warning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => {
+      if ((warning as { code?: string }).code === "AGENTFORGE_LISTENER_ERROR") warnings.push(warning.message);
+    };
+    process.on("warning", onWarning);
+    try {
+      const m = manager([stdioTestServer("progress")]);
+      let calls = 0;
+      const done = await m.callTool(
+        "progress",
+        "progress",
+        { steps: 2, intervalMs: 10 },
+        {
+          onprogress: () => {
+            calls += 1;
+            if (calls === 1) throw new Error("progress listener broke");
+            return Promise.reject(new Error("async progress listener broke"));
+          },
+        },
+      );
+      expect(textOf(done)).toBe("done 2");
+      await expect.poll(() => warnings.length).toBe(2);
+      expect(warnings).toEqual([
+        'The onprogress callback of a call to tool "progress" of MCP server "progress" failed (Error: progress listener broke); the call went on.',
+        'The onprogress callback of a call to tool "progress" of MCP server "progress" failed (Error: async progress listener broke); the call went on.',
+      ]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("delivers progress, resets the timeout on progress when asked, and enforces the max total timeout", async () => {
     const m = manager([stdioTestServer("progress", {}, { toolTimeout: 0.4 })]);
     const seen: number[] = [];

@@ -9,6 +9,7 @@ import { MCPCapabilityError, MCPRequestError, MCPTimeoutError } from "../../erro
 import type { CallToolResult, MCPCallToolOptions } from "../../types.js";
 import type { ConnectionCore, Live } from "../connection/connection-types.js";
 import {
+  guardedCallback,
   guardedProgress,
   ignoreProgress,
   runsToolTasks,
@@ -107,11 +108,17 @@ export class CallPath {
     const request: CallToolRequestOptions = { timeout: timeoutMs, resetTimeoutOnProgress };
     // The SDK only asks for progress (and so can only reset the timeout) when onprogress is set.
     if (options.onprogress || resetTimeoutOnProgress)
-      request.onprogress = options.onprogress ? guardedProgress(options.onprogress) : ignoreProgress;
+      request.onprogress = options.onprogress
+        ? guardedProgress(options.onprogress, this.core.config.name, toolName)
+        : ignoreProgress;
     const params: CallToolRequest["params"] = args ? { name: toolName, arguments: args } : { name: toolName };
     const meta = options.meta || options.traceContext ? callMeta(options) : undefined;
     if (meta) params._meta = meta;
-    if (options.onInputRound) listenToInputRounds(params, options.onInputRound);
+    if (options.onInputRound)
+      listenToInputRounds(
+        params,
+        guardedCallback(options.onInputRound, "onInputRound", this.core.config.name, toolName),
+      );
     try {
       live = this.core.live ?? (await this.core.ensure(signal));
       if (runsToolTasks(live.client) && (await this.taskSupport(toolName, signal)) === "required") {
@@ -292,7 +299,9 @@ export class CallPath {
     };
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
-    const progress = limits.onprogress ? guardedProgress(limits.onprogress) : undefined;
+    const progress = limits.onprogress
+      ? guardedProgress(limits.onprogress, this.core.config.name, params.name)
+      : undefined;
     const onprogress =
       progress || limits.resetTimeoutOnProgress
         ? (value: Progress) => {

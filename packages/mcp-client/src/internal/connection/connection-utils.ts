@@ -1,4 +1,5 @@
 /** Small helpers of the connection modules: deadlines, quiet closing, guarded callbacks. */
+import { emitProcessWarning } from "@agentforge/mcp-config";
 import type { Client } from "@modelcontextprotocol/client";
 import {
   SdkError,
@@ -11,21 +12,45 @@ import type { BuiltTransport } from "../transport/build-transport.js";
 
 export const ignoreProgress = (): void => {};
 
-// The caller's progress callback runs inside the SDK's message handling: a throw there must not break
-// the connection or escape into the host. It is ignored (the call goes on).
-export function guardedProgress(
-  onprogress: NonNullable<MCPCallToolOptions["onprogress"]>,
-): typeof onprogress {
-  return (progress) => {
+/**
+ * A caller's callback of one call (`onprogress`, `onInputRound`), guarded: it runs inside the SDK's
+ * message handling, so a throw (or a rejected promise) must not break the connection or escape into the
+ * host. The call goes on, and the failure becomes a process warning (`AGENTFORGE_LISTENER_ERROR`, as an
+ * event listener's) naming the callback, the tool and the server — never silence.
+ */
+export function guardedCallback<T>(
+  callback: (value: T) => unknown,
+  what: string,
+  serverName: string,
+  toolName: string,
+): (value: T) => void {
+  const report = (error: unknown) => {
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    emitProcessWarning(
+      `The ${what} callback of a call to tool "${toolName}" of MCP server "${serverName}" failed (${reason}); the call went on.`,
+      "AGENTFORGE_LISTENER_ERROR",
+      error instanceof Error ? error.stack : undefined,
+    );
+  };
+  return (value) => {
     try {
-      const result = onprogress(progress) as unknown;
+      const result = callback(value);
       if (result && typeof (result as PromiseLike<unknown>).then === "function") {
-        (result as PromiseLike<unknown>).then(undefined, () => {});
+        (result as PromiseLike<unknown>).then(undefined, report);
       }
-    } catch {
-      // ignored: see above
+    } catch (error) {
+      report(error);
     }
   };
+}
+
+/** The caller's `onprogress`, guarded (see `guardedCallback`). */
+export function guardedProgress(
+  onprogress: NonNullable<MCPCallToolOptions["onprogress"]>,
+  serverName: string,
+  toolName: string,
+): typeof onprogress {
+  return guardedCallback(onprogress, "onprogress", serverName, toolName);
 }
 
 export function timeoutError(ms: number): SdkError {

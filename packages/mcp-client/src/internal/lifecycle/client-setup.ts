@@ -80,11 +80,8 @@ class RoundCheckingClient extends Client {
       checkRequestState(requestState, request);
       // A round past the limit is refused by the SDK (INPUT_ROUNDS_EXCEEDED), not reported.
       if (!listener || round > MAX_INPUT_ROUNDS) return;
-      try {
-        listener({ round, modes: roundModes(inputRequests) });
-      } catch {
-        // A round listener never breaks the request (as a progress listener).
-      }
+      // Guarded by the call path: a listener that throws is a process warning, never the request's end.
+      listener({ round, modes: roundModes(inputRequests) });
     };
     try {
       arrived(decoded.inputRequests, decoded.requestState);
