@@ -151,3 +151,69 @@ export async function compare(
   printTable(rows);
   return rows;
 }
+
+/** The median of `values` (NaN when empty). */
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((x, y) => x - y),
+    50,
+  );
+}
+
+/** What one variant measured in one round: any named figures (a latency, calls/s, CPU µs...). */
+export type RoundFigures = Record<string, number>;
+
+/** Per-round figures of a baseline and a candidate measured in alternating order (see `pairedRounds`). */
+export interface PairedRounds {
+  baseline: RoundFigures[];
+  candidate: RoundFigures[];
+}
+
+/**
+ * Paired A/B: `rounds` rounds, each measuring the baseline and the candidate once, the order alternating
+ * from round to round, so a change of machine load lands on both sides of the pair alike. Compare them
+ * with `pairedSummary` (medians, and the median of the per-round ratios).
+ */
+export async function pairedRounds(
+  rounds: number,
+  baseline: () => Promise<RoundFigures>,
+  candidate: () => Promise<RoundFigures>,
+): Promise<PairedRounds> {
+  const out: PairedRounds = { baseline: [], candidate: [] };
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      out.baseline.push(await baseline());
+      out.candidate.push(await candidate());
+    } else {
+      out.candidate.push(await candidate());
+      out.baseline.push(await baseline());
+    }
+  }
+  return out;
+}
+
+/** One figure of a paired run: medians over rounds, and the per-round candidate ÷ baseline ratios. */
+export interface PairedFigure {
+  baseline: number;
+  candidate: number;
+  /** Median of the per-round ratios candidate ÷ baseline. */
+  ratio: number;
+  /** 25th and 75th percentile of the per-round ratios: how much the pairs disagree. */
+  ratioLow: number;
+  ratioHigh: number;
+}
+
+/** Summarise one named figure of a paired run (see `pairedRounds`). */
+export function pairedSummary(run: PairedRounds, key: string): PairedFigure {
+  const value = (figures: RoundFigures | undefined) => figures?.[key] ?? Number.NaN;
+  const ratios = run.baseline
+    .map((figures, i) => value(run.candidate[i]) / value(figures))
+    .sort((x, y) => x - y);
+  return {
+    baseline: median(run.baseline.map(value)),
+    candidate: median(run.candidate.map(value)),
+    ratio: percentile(ratios, 50),
+    ratioLow: percentile(ratios, 25),
+    ratioHigh: percentile(ratios, 75),
+  };
+}

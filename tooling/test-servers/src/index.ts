@@ -55,7 +55,7 @@ export interface TestServerBehaviour {
   hangPing?: boolean;
   /**
    * Add the hostile tools (`make_duplicates`, `list_changed_storm {count}`, `flood {count}`,
-   * `log_message {data}`, `ask_client {method}`, `weird_content`, `bad_structured`, `stray_replies`, `close_stdout`,
+   * `log_message {data}`, `ask_client {method}`, `weird_content`, `malformed_result`, `bad_structured`, `stray_replies`, `close_stdout`,
    * `stdout_noise {lines, bytes}`) and declare the logging capability.
    */
   hostile?: boolean;

@@ -285,6 +285,19 @@ describe("hostile servers (stdio)", { timeout: 120_000 }, () => {
     await expectGoodUsable(m);
   });
 
+  it("a tools/call result that is not a tool result (content not a list, isError not a boolean): a typed INVALID_REPLY", async () => {
+    const m = withGood([hostile("malformed", {}, { protocolVersion: "2025-11-25" })]);
+    const error = await rejectionOf(m.callTool("malformed", "malformed_result"));
+    expect(MCPRequestError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: "INVALID_REPLY",
+      serverName: "malformed",
+      toolName: "malformed_result",
+    });
+    expect(textOf(await m.callTool("malformed", "echo", { text: "next" }))).toBe("next");
+    await expectGoodUsable(m);
+  });
+
   it("structuredContent that breaks the declared outputSchema: a typed INVALID_REPLY, the server stays usable", async () => {
     const m = withGood([hostile("structured")]);
     await discoverTools(m, "structured");

@@ -124,6 +124,23 @@ describe("2026-07-28 (stateless, v2 SDK server)", { timeout: 180_000 }, () => {
     ).rejects.toThrow(/traceparent/);
   });
 
+  it("stdio, 2026-07-28: an input_required round, a JSON-RPC error and the caller's _meta on the stdio call path", async () => {
+    const m = manager([modernStdioTestServer("modern-stdio", { protocolVersion: "2026-07-28" })], {
+      elicitation: async () => ({ action: "accept", content: { name: "Ada" } }),
+    });
+    expect(textOf(await m.callTool("modern-stdio", "ask", {}))).toBe(
+      "hello Ada excited=true (state state-1:\u00e9\u{1F600})",
+    );
+    const error = await rejectionOf(m.callTool("modern-stdio", "fail", { code: -32001, message: "nope" }));
+    expect(MCPRequestError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "RPC_ERROR", rpcCode: -32001 });
+    const echoed = JSON.parse(
+      textOf(await m.callTool("modern-stdio", "meta_echo", {}, { meta: { "x.test/k": 1 } })),
+    );
+    expect(echoed.meta).toMatchObject({ "x.test/k": 1 });
+    expect(m.connectionStatus("modern-stdio").protocolVersion).toBe("2026-07-28");
+  });
+
   it("a JSON-RPC -32000 from a live server is RPC_ERROR, not CONNECTION_LOST; the connection stays", async () => {
     const m = manager([await modernHttp()]);
     const error = await rejectionOf(m.callTool("modern", "fail", { code: -32000, message: "busy" }));

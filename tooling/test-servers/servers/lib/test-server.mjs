@@ -393,6 +393,11 @@ export function createTestServer(options, state = createState()) {
         }),
     );
     tool(
+      "malformed_result",
+      { description: "Answer with a result that is not a tool result: its content is not a list" },
+      () => raw({ content: "not a list", isError: "no" }),
+    );
+    tool(
       "bad_structured",
       {
         description: "Declares an output schema, answers with structuredContent that breaks it",

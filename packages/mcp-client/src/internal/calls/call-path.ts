@@ -22,7 +22,7 @@ import { plainToolResult } from "../wire/fast-read.js";
 import { listenToInputRounds } from "./input-rounds.js";
 import { MalformedReply } from "./read-resources.js";
 import { callToolAsTask } from "./task-call.js";
-import { toCallToolResult } from "./tool-result.js";
+import { toCallToolResult, UNCHECKED_RESULT } from "./tool-result.js";
 
 /** The most a caller's `_meta` may weigh, as JSON. */
 export const MAX_CALLER_META_BYTES = 16 * 1024;
@@ -160,22 +160,28 @@ export class CallPath {
       const current = live;
       const client = current.client;
       let send: () => Promise<unknown>;
-      if (client.getProtocolEra() === "modern") {
+      const modern = client.getProtocolEra() === "modern";
+      if (modern) {
         // No await on the hot path once the tools are known.
         const support =
           this.cache.tools === undefined
             ? await this.taskSupport(toolName, signal)
             : this.knownTaskSupport(toolName);
         if (support === "required") throw this.tasksUnsupported(toolName);
-        // 2026-07-28: the SDK's callTool mirrors `x-mcp-header` parameters into `Mcp-Param-*` headers and
-        // checks structuredContent against the output schema of the definition it is given.
+      }
+      if (modern && current.built.kind !== "stdio") {
+        // 2026-07-28 over HTTP: the SDK's callTool mirrors `x-mcp-header` parameters into `Mcp-Param-*`
+        // headers and checks structuredContent against the output schema of the definition it is given.
         const definition = this.cache.definition(toolName);
         if (definition) request.toolDefinition = definition;
         send = () => client.callTool(params, request);
       } else {
-        // 2025-11-25: read loosely, then repaired part by part (one unknown content type or bad image
-        // must not fail the whole result); structuredContent is checked here against the output schema.
-        send = () => client.request({ method: "tools/call", params }, ResultSchema, request);
+        // 2025-11-25, and 2026-07-28 over stdio (no headers to mirror; the SDK's own output-schema check
+        // would use the same definitions as toolResult): the reply is taken as it is (the SDK still
+        // decodes it and runs the input rounds), then checked and repaired part by part in toolResult
+        // (one unknown content type or bad image must not fail the whole result), structuredContent
+        // against the output schema.
+        send = () => client.request({ method: "tools/call", params }, UNCHECKED_RESULT, request);
       }
       // A step-up login can only be pending on a transport with OAuth: the others call the SDK directly.
       const raw: unknown = current.built.oauth

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toCallToolResult } from "./tool-result.js";
+import { toCallToolResult, UNCHECKED_RESULT } from "./tool-result.js";
 
 describe("toCallToolResult", () => {
   it("returns a valid result as it is", () => {
@@ -28,5 +28,15 @@ describe("toCallToolResult", () => {
   it("is undefined for a reply that is not a tool result", () => {
     expect(toCallToolResult("text")).toBeUndefined();
     expect(toCallToolResult({ content: "not an array" })).toBeUndefined();
+  });
+});
+
+describe("UNCHECKED_RESULT", () => {
+  it("hands any reply to the call path as it is (the call path checks it)", async () => {
+    const reply = { content: "not a list" };
+    const outcome = await UNCHECKED_RESULT["~standard"].validate(reply);
+    expect(outcome).toEqual({ value: reply });
+    expect((outcome as { value: unknown }).value).toBe(reply);
+    expect(toCallToolResult(reply)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { ContentBlock } from "@modelcontextprotocol/client";
+import type { ContentBlock, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { CallToolResultSchema, ContentBlockSchema } from "@modelcontextprotocol/core";
 import type { CallToolResult } from "../../types.js";
 
@@ -44,3 +44,12 @@ export function toCallToolResult(raw: unknown): CallToolResult | undefined {
   const again = CallToolResultSchema.safeParse(repaired);
   return again.success ? (again.data as CallToolResult) : undefined;
 }
+
+/**
+ * The result schema given to the SDK for a 2025-11-25 `tools/call`: it takes the reply as it is. The
+ * reply is checked in full right after by the call path (`plainToolResult`, else `toCallToolResult`,
+ * else INVALID_REPLY), so the SDK's loose `ResultSchema` would only walk and copy it once more.
+ */
+export const UNCHECKED_RESULT: StandardSchemaV1<unknown, unknown> = {
+  "~standard": { version: 1, vendor: "agentforge", validate: (value: unknown) => ({ value }) },
+};

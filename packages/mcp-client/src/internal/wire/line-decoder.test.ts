@@ -30,6 +30,15 @@ describe("LineDecoder", () => {
     ]);
   });
 
+  it("handles CRLF and blank lines inside one chunk, around a line split across chunks", () => {
+    const lines = decode(new LineDecoder(1024), ['first\r\n\n  \n{"spl', 'it":1}\r\n\r\nsecond\nthird']);
+    expect(lines).toEqual([
+      { kind: "line", text: "first" },
+      { kind: "line", text: '{"split":1}' },
+      { kind: "line", text: "second" },
+    ]);
+  });
+
   it("keeps multi-byte characters split across chunks intact", () => {
     const bytes = Buffer.from("héllo ✓\n");
     const lines = decode(new LineDecoder(1024), [

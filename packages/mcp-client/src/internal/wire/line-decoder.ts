@@ -34,10 +34,17 @@ export class LineDecoder {
     let start = 0;
     while (start < chunk.length) {
       const newline = chunk.indexOf(10, start);
-      const end = newline === -1 ? chunk.length : newline;
-      if (end > start) this.take(chunk.subarray(start, end));
-      if (newline === -1) return;
-      this.finish(emit);
+      if (newline === -1) {
+        this.take(start === 0 ? chunk : chunk.subarray(start));
+        return;
+      }
+      if (this.size === 0 && newline - start <= this.maxLineBytes) {
+        // The common case, a whole line inside one chunk: decoded in place, nothing buffered or copied.
+        this.emitText(chunk.toString("utf8", start, newline), emit);
+      } else {
+        if (newline > start) this.take(chunk.subarray(start, newline));
+        this.finish(emit);
+      }
       start = newline + 1;
     }
   }
@@ -87,18 +94,22 @@ export class LineDecoder {
     }
     const parts = this.parts;
     const size = this.size;
-    this.reset();
     if (size === 0) return;
     const first = parts[0];
-    let text =
+    const text =
       parts.length === 1 && first ? first.toString("utf8") : Buffer.concat(parts, size).toString("utf8");
-    if (text.endsWith("\r")) text = text.slice(0, -1);
+    this.reset();
+    this.emitText(text, emit);
+  }
+
+  private emitText(line: string, emit: (line: DecodedLine) => void): void {
+    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
     if (!/\S/.test(text)) return; // blank line (no trim(): a line can be megabytes long)
     emit({ kind: "line", text });
   }
 
   private reset(): void {
-    this.parts = [];
+    if (this.parts.length > 0) this.parts = [];
     this.size = 0;
     if (this.discarding) {
       this.discarding = false;
