@@ -99,7 +99,10 @@ describe("agentforge mcp (temp roster)", () => {
     expect(byName.broken?.protocolVersion).toBeUndefined();
     expect(byName.broken).toMatchObject({ status: "unhealthy", error: { code: "SERVER_EXITED" } });
     expect(byName.broken?.error?.message).toContain("exited with code 3");
-    expect(byName.broken?.error?.message).not.toContain("boom");
+    // The message names the command line to run by hand (its -e script says "boom"), never the stderr
+    // line itself: that is the separate, redacted stderrTail.
+    expect(byName.broken?.error?.message).toContain("Fix: run it by hand");
+    expect(byName.broken?.error?.message).not.toContain("boom: token=[REDACTED]");
     expect(byName.broken?.error?.stderrTail).toBe("boom: token=[REDACTED]");
     expect(byName.remote).toMatchObject({
       status: "unhealthy",
