@@ -120,7 +120,9 @@ describe("agentforge-postgres with no DATABASE_URL (embedded PGlite, sample sche
     );
     http.child.kill("SIGTERM");
     expect(await termExit).toBe(0);
-  });
+    // Two embedded engines start here (stdio on the first call, HTTP at start): each took about 90 s at
+    // load 40 on 2 cores, so the e2e default of 180 s is not enough for both.
+  }, 420_000);
 });
 
 describe("agentforge-postgres with DATABASE_URL=pglite:///dir", () => {

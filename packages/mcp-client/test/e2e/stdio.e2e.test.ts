@@ -335,17 +335,20 @@ describe("calls", () => {
   });
 
   it("delivers progress, resets the timeout on progress when asked, and enforces the max total timeout", async () => {
-    const m = manager([stdioTestServer("progress", {}, { toolTimeout: 0.4 })]);
+    // The tool takes 8 × 800 ms, longer than the 5 s tool timeout, with progress every 800 ms: only a
+    // gap of over 5 s between two progress notifications (far beyond a busy machine's jitter; 400 ms was
+    // not at load 41) could fail the first call.
+    const m = manager([stdioTestServer("progress", {}, { toolTimeout: 5 })]);
     const seen: number[] = [];
     const done = await m.callTool(
       "progress",
       "progress",
-      { steps: 6, intervalMs: 150 },
+      { steps: 8, intervalMs: 800 },
       { resetTimeoutOnProgress: true, onprogress: (p) => seen.push(p.progress) },
     );
-    expect(textOf(done)).toBe("done 6");
-    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
-    await expect(m.callTool("progress", "progress", { steps: 6, intervalMs: 150 })).rejects.toMatchObject({
+    expect(textOf(done)).toBe("done 8");
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    await expect(m.callTool("progress", "progress", { steps: 8, intervalMs: 800 })).rejects.toMatchObject({
       code: "TOOL_TIMEOUT",
     });
     const capped = await rejectionOf(
