@@ -19,6 +19,7 @@ import {
   GetTaskResultSchema,
   ResultSchema,
 } from "@modelcontextprotocol/core";
+import { errorLine } from "../shared/error-line.js";
 
 /** Bounds of the wait between two `tasks/get` (the server suggests `pollInterval`). */
 const MIN_POLL_MS = 50;
@@ -157,7 +158,7 @@ export async function cancelTask(client: Client, serverName: string, taskId: str
       timeout: CANCEL_TIMEOUT_MS,
     });
   } catch (error) {
-    const reason = cleanText(error instanceof Error ? error.message : String(error), { maxChars: 500 });
+    const reason = errorLine(error);
     emitProcessWarning(
       `MCP server "${serverName}" did not cancel task ${cleanText(taskId, { maxChars: 200 })} (${reason}); it may still be running there.`,
       "AGENTFORGE_TASK_CANCEL_FAILED",

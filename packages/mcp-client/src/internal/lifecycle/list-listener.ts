@@ -6,10 +6,12 @@
  * unexpectedly is opened again (with backoff) while its connection stays current, and the tools are
  * fetched again then (a change may have been missed meanwhile); `close()` ends it.
  */
-import { cleanText, emitProcessWarning } from "@agentforge/mcp-config";
+import { emitProcessWarning } from "@agentforge/mcp-config";
 import type { McpSubscription, SubscriptionFilter } from "@modelcontextprotocol/client";
 import type { Live } from "../connection/connection-types.js";
+import { withDeadline } from "../connection/connection-utils.js";
 import { backoffDelay } from "../shared/backoff.js";
+import { errorLine } from "../shared/error-line.js";
 
 /** Most times a stream that fails or ends is opened again on one connection (a reconnect starts over). */
 export const MAX_LISTEN_REOPENS = 5;
@@ -94,7 +96,7 @@ export class ListListener {
   }
 
   private failed(live: Live, error: unknown): void {
-    const reason = describe(error);
+    const reason = errorLine(error);
     this.host.log(`[client] subscriptions/listen failed: ${reason}`);
     if (this.reopens < MAX_LISTEN_REOPENS) {
       this.schedule(live);
@@ -130,18 +132,17 @@ export class ListListener {
   }
 
   private async end(subscription: McpSubscription): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<"late">((resolve) => {
-      timer = setTimeout(() => resolve("late"), CLOSE_WAIT_MS);
-    });
+    let late = false;
     try {
-      const outcome = await Promise.race([subscription.close().then(() => "closed" as const), waited]);
-      if (outcome === "late")
-        this.host.log("[client] subscriptions/listen teardown was not confirmed in time");
+      await withDeadline(subscription.close(), CLOSE_WAIT_MS, () => {
+        late = true;
+      });
     } catch (error) {
-      this.host.log(`[client] subscriptions/listen teardown failed: ${describe(error)}`);
-    } finally {
-      clearTimeout(timer);
+      this.host.log(
+        late
+          ? "[client] subscriptions/listen teardown was not confirmed in time"
+          : `[client] subscriptions/listen teardown failed: ${errorLine(error)}`,
+      );
     }
   }
 
@@ -149,9 +150,4 @@ export class ListListener {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
-}
-
-/** An error's message as one cleaned, bounded line (it may carry the server's text). */
-function describe(error: unknown): string {
-  return cleanText(error instanceof Error ? error.message : String(error), { maxChars: 500 });
 }
