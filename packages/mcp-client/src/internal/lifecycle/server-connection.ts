@@ -149,18 +149,18 @@ export class ServerConnection implements ConnectionCore {
     signal: AbortSignal | undefined,
     read: (reply: unknown) => T,
   ): Promise<T> {
-    const live = this.open;
-    if (!CACHEABLE_LIST_METHODS.has(method) || !live) {
-      return this.calls.serverRequest(method, params, capability, signal, (reply) => {
-        if (CACHEABLE_LIST_METHODS.has(method)) void this.keepList(method, params, reply);
-        return read(reply);
-      });
+    if (!CACHEABLE_LIST_METHODS.has(method)) {
+      return this.calls.serverRequest(method, params, capability, signal, read);
     }
     const key = JSON.stringify(params ?? {});
-    const cached = this.lists.get(live, method, key, await live.built.credential());
-    if (cached !== undefined) return read(cached);
+    const live = this.open;
+    if (live) {
+      const cached = this.lists.get(live, method, key, await live.built.credential());
+      if (cached !== undefined) return read(cached);
+    }
     return this.calls.serverRequest(method, params, capability, signal, (reply) => {
-      void this.keepList(method, params, reply, live);
+      // Not connected before the request: it is kept on the connection the request opened.
+      void this.keepList(method, key, reply, live ?? this.open);
       return read(reply);
     });
   }
@@ -169,15 +169,15 @@ export class ServerConnection implements ConnectionCore {
   // and this read without a request that would have failed first).
   private async keepList(
     method: string,
-    params: Record<string, unknown> | undefined,
+    key: string,
     reply: unknown,
-    answeredOn: Live | undefined = this.open,
+    answeredOn: Live | undefined,
   ): Promise<void> {
     const hint = cacheHintOf(reply);
     if (!hint || !answeredOn || answeredOn !== this.open) return;
     try {
       const credential = await answeredOn.built.credential();
-      this.lists.set(answeredOn, method, JSON.stringify(params ?? {}), credential, reply, hint);
+      this.lists.set(answeredOn, method, key, credential, reply, hint);
     } catch (error) {
       // Without the credential's fingerprint the reply cannot be kept apart: it is not kept.
       this.writeLog(
