@@ -3,25 +3,16 @@
 // each input_required round of a served run is one run event and one audit line carrying the mode only
 // (never the server's question, the answers or the requestState), and a tool that only runs as a task
 // is never bound to the model and is shown by `mcp tools` with the reason.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ModelServer, startModelServer } from "@agentforge/model-servers";
+import { startModelServer } from "@agentforge/model-servers";
 import { MODERN_TEST_SERVER, TASK_TOOLS_TEST_SERVER } from "@agentforge/test-servers";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { agentforge, killRunning } from "./cli.js";
-import { readSse, type Served, startServe } from "./mcp-fixtures.js";
-import { writeRoster } from "./protocol-fixtures.js";
+import { describe, expect, it } from "vitest";
+import { agentforge } from "./cli.js";
+import { readSse, startServe } from "./mcp-fixtures.js";
+import { servedRunsScope, writeRoster } from "./protocol-fixtures.js";
 
-const base = mkdtempSync(join(tmpdir(), "agentforge-era-"));
-const models: ModelServer[] = [];
-const served: Served[] = [];
-afterEach(async () => {
-  killRunning();
-  await Promise.all(models.splice(0).map((server) => server.close()));
-  await Promise.all(served.splice(0).map((s) => s.stop()));
-});
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+const { base, models, served } = servedRunsScope("agentforge-era-");
 
 /** filesystem + `modern` (2026, input rounds) + `jobs` (2026, a task-only tool). */
 function roster(): string {

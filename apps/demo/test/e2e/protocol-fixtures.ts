@@ -1,17 +1,38 @@
 // Fixtures of the protocol tests (progress, elicitation, resources and prompts): a roster with the test
 // server `probe` (progress, elicitation/create), the official everything server and the example servers,
 // and the scripted model turns that make a docs run report progress and meet an elicitation.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { ModelServer } from "@agentforge/model-servers";
 import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
-import { exampleServerBin } from "./mcp-fixtures.js";
+import { afterAll, afterEach } from "vitest";
+import { killRunning } from "./cli.js";
+import { exampleServerBin, type Served } from "./mcp-fixtures.js";
 
 // The official everything server (a test dependency).
 export const EVERYTHING_SERVER = join(
   dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json")),
   "dist/index.js",
 );
+
+/**
+ * What a test file of served runs keeps: a temporary `base` folder (removed after the file), and the model
+ * servers and `serve` processes it starts (stopped after each test, with every CLI child still running).
+ */
+export function servedRunsScope(prefix: string): { base: string; models: ModelServer[]; served: Served[] } {
+  const base = mkdtempSync(join(tmpdir(), prefix));
+  const models: ModelServer[] = [];
+  const served: Served[] = [];
+  afterEach(async () => {
+    killRunning();
+    await Promise.all(models.splice(0).map((server) => server.close()));
+    await Promise.all(served.splice(0).map((s) => s.stop()));
+  });
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  return { base, models, served };
+}
 
 /** A roster file in a new folder under `base`: the filesystem server, then `more` (servers, permissions). */
 export function writeRoster(base: string, more: string): string {

@@ -5,24 +5,15 @@
 // server driven through the real @langchain/openai client.
 
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ModelServer, startModelServer } from "@agentforge/model-servers";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { agentforge, CLI, cliEnv, killRunning, track } from "./cli.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentforge, CLI, cliEnv, track } from "./cli.js";
 import { readSse, type Served, startServe } from "./mcp-fixtures.js";
-import { progressAndElicitationScript, roster } from "./protocol-fixtures.js";
+import { progressAndElicitationScript, roster, servedRunsScope } from "./protocol-fixtures.js";
 
-const base = mkdtempSync(join(tmpdir(), "agentforge-protocol-"));
-const models: ModelServer[] = [];
-const served: Served[] = [];
-afterEach(async () => {
-  killRunning();
-  await Promise.all(models.splice(0).map((server) => server.close()));
-  await Promise.all(served.splice(0).map((s) => s.stop()));
-});
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+const { base, models, served } = servedRunsScope("agentforge-protocol-");
 
 function project(name: string): string {
   const root = join(base, "projects", name);
