@@ -13,7 +13,7 @@ import { agentforge, CLI, cliEnv, track } from "./cli.js";
 import { readSse, type Served, startServe } from "./mcp-fixtures.js";
 import { progressAndElicitationScript, roster, servedRunsScope } from "./protocol-fixtures.js";
 
-const { base, models, served } = servedRunsScope("agentforge-protocol-");
+const { base, models } = servedRunsScope("agentforge-protocol-");
 
 function project(name: string): string {
   const root = join(base, "projects", name);
