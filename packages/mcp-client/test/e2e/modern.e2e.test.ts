@@ -91,6 +91,17 @@ describe("2026-07-28 (stateless, v2 SDK server)", { timeout: 180_000 }, () => {
     expect(textOf(await m.callTool("modern", "echo", { text: "after" }))).toBe("after");
   });
 
+  it("HTTP: an x-mcp-header argument reaches the server as its Mcp-Param header; plain tools go without", async () => {
+    const m = manager([await modernHttp()]);
+    // A plain tool first (its call takes the path without the SDK's header mirroring)...
+    expect(textOf(await m.callTool("modern", "echo", { text: "plain" }))).toBe("plain");
+    // ...then the annotated one: the header carries the argument's value.
+    expect(textOf(await m.callTool("modern", "region_echo", { region: "eu-west-1" }))).toBe(
+      "header=eu-west-1 arg=eu-west-1",
+    );
+    expect(textOf(await m.callTool("modern", "echo", { text: "again" }))).toBe("again");
+  });
+
   it("a caller's _meta and trace context reach the server; protocol keys are never overridden", async () => {
     const m = manager([await modernHttp()]);
     const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";

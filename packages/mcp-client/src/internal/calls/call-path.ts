@@ -169,18 +169,18 @@ export class CallPath {
             : this.knownTaskSupport(toolName);
         if (support === "required") throw this.tasksUnsupported(toolName);
       }
-      if (modern && current.built.kind !== "stdio") {
-        // 2026-07-28 over HTTP: the SDK's callTool mirrors `x-mcp-header` parameters into `Mcp-Param-*`
-        // headers and checks structuredContent against the output schema of the definition it is given.
+      if (modern && current.built.kind !== "stdio" && this.cache.mirrorsHeaders(toolName)) {
+        // 2026-07-28 over HTTP, a tool with `x-mcp-header` parameters: the SDK's callTool mirrors them
+        // into `Mcp-Param-*` headers (and checks structuredContent against the definition it is given).
         const definition = this.cache.definition(toolName);
         if (definition) request.toolDefinition = definition;
         send = () => client.callTool(params, request);
       } else {
-        // 2025-11-25, and 2026-07-28 over stdio (no headers to mirror; the SDK's own output-schema check
-        // would use the same definitions as toolResult): the reply is taken as it is (the SDK still
-        // decodes it and runs the input rounds), then checked and repaired part by part in toolResult
-        // (one unknown content type or bad image must not fail the whole result), structuredContent
-        // against the output schema.
+        // Every other call: the reply is taken as it is (the SDK still decodes it and runs the input
+        // rounds), then checked and repaired part by part in toolResult (one unknown content type or bad
+        // image must not fail the whole result), structuredContent against the output schema. The
+        // SDK's callTool would add nothing here but a second schema check and, on 2026-07-28, a
+        // per-call compile of the output schema and a result-schema probe (measured in bench:eras).
         send = () => client.request({ method: "tools/call", params }, UNCHECKED_RESULT, request);
       }
       // A step-up login can only be pending on a transport with OAuth: the others call the SDK directly.

@@ -37,6 +37,18 @@ function compile(schema: NonNullable<Tool["outputSchema"]>): OutputCheck | undef
   }
 }
 
+/**
+ * Whether a tool's input schema carries an `x-mcp-header` annotation anywhere (SEP-2243). Only such a
+ * tool needs the SDK's `callTool`, which mirrors the annotated arguments into `Mcp-Param-*` headers; the
+ * walk is conservative (any position counts) so the SDK's own scan decides every doubtful schema.
+ */
+export function declaresHeaders(schema: unknown, depth = 0): boolean {
+  if (typeof schema !== "object" || schema === null || depth > 64) return false;
+  if (Array.isArray(schema)) return schema.some((item) => declaresHeaders(item, depth + 1));
+  if (Object.hasOwn(schema, "x-mcp-header")) return true;
+  return Object.values(schema).some((value) => declaresHeaders(value, depth + 1));
+}
+
 /** The tools of one server, as last discovered. */
 export class ToolCache {
   /** Last discovered tools (undefined until the first discovery). */
@@ -44,6 +56,7 @@ export class ToolCache {
 
   private definitions = new Map<string, Tool>();
   private outputChecks = new Map<string, OutputCheck>();
+  private headerTools = new Set<string>();
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private lastChangeAt = 0;
@@ -130,6 +143,11 @@ export class ToolCache {
     return this.definitions.get(toolName);
   }
 
+  /** Whether the tool's input schema annotates parameters to mirror into `Mcp-Param-*` headers. */
+  mirrorsHeaders(toolName: string): boolean {
+    return this.headerTools.has(toolName);
+  }
+
   /** The compiled output-schema check of a tool, when it declares one that compiles. */
   outputCheck(toolName: string): OutputCheck | undefined {
     return this.outputChecks.get(toolName);
@@ -140,7 +158,9 @@ export class ToolCache {
   private cacheValidators(valid: Tool[], tools: DiscoveredTool[]): void {
     const definitions = new Map<string, Tool>();
     const checks = new Map<string, OutputCheck>();
+    const headerTools = new Set<string>();
     for (const tool of valid) {
+      if (declaresHeaders(tool.inputSchema)) headerTools.add(tool.name);
       const check = tool.outputSchema ? compile(tool.outputSchema) : undefined;
       if (check) checks.set(tool.name, check);
       if (tool.outputSchema && !check) {
@@ -162,6 +182,7 @@ export class ToolCache {
     }
     this.definitions = definitions;
     this.outputChecks = checks;
+    this.headerTools = headerTools;
   }
 
   private updateTools(tools: DiscoveredTool[], emitOnFirst: boolean): void {

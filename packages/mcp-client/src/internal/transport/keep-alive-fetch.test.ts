@@ -1,6 +1,14 @@
-import type { Socket } from "node:net";
+import { getEventListeners } from "node:events";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { type Attempt, closedBeforeAnswer, IDLE_SOCKET_MS, mayRepeat } from "./keep-alive-fetch.js";
+import {
+  type Attempt,
+  closedBeforeAnswer,
+  IDLE_SOCKET_MS,
+  keepAliveFetch,
+  mayRepeat,
+} from "./keep-alive-fetch.js";
 
 /** An attempt on a socket that has read `bytesRead` bytes now, `bytesReadAtSend` when the request went out. */
 function attempt(reused: boolean, bytesReadAtSend: number, bytesRead: number): Attempt {
@@ -90,5 +98,38 @@ describe("mayRepeat (which requests can be sent twice without doing anything twi
 describe("IDLE_SOCKET_MS", () => {
   it("is below the shortest common server keep-alive timeout (gunicorn's 2 s)", () => {
     expect(IDLE_SOCKET_MS).toBeLessThan(2_000);
+  });
+});
+
+describe("keepAliveFetch and the transport's long-lived signal", () => {
+  it("leaves no listener on it after each request, and an abort of it still ends a request in flight", async () => {
+    const held: ServerResponse[] = [];
+    const server = createServer((request, response) => {
+      if (request.url === "/hang") {
+        held.push(response);
+        return;
+      }
+      response.end("ok");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { fetch, close } = keepAliveFetch();
+    const transport = new AbortController();
+    try {
+      for (let i = 0; i < 40; i++) {
+        const response = await fetch(`${base}/`, { signal: transport.signal });
+        expect(await response.text()).toBe("ok");
+      }
+      // undici's Request kept a listener on the signal it was given until it was garbage-collected.
+      expect(getEventListeners(transport.signal, "abort")).toHaveLength(0);
+      const hanging = fetch(`${base}/hang`, { signal: transport.signal });
+      const reason = new Error("transport closed");
+      transport.abort(reason);
+      await expect(hanging).rejects.toBe(reason);
+    } finally {
+      for (const response of held) response.destroy();
+      await close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

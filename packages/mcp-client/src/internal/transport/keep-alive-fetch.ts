@@ -209,8 +209,16 @@ export function keepAliveFetch(
   let agent: Agent | undefined;
   // The fresh connections of retries: each used for one request, closed with the agent.
   const fresh = new Set<Client>();
+  // A transport passes the same long-lived signal to every request, and undici's Request keeps its abort
+  // listener on that signal until the Request is garbage-collected: thousands pile up between
+  // collections, and each addEventListener walks them all (measured: the largest client-side cost of an
+  // HTTP call in bench:eras). A per-request signal that follows the transport's is held only weakly by it.
   const send = (input: Parameters<FetchLike>[0], init: Parameters<FetchLike>[1], via: Dispatcher) =>
-    undiciFetch(input as string, { ...(init as object), dispatcher: via }) as unknown as Promise<Response>;
+    undiciFetch(input as string, {
+      ...(init as object),
+      ...(init?.signal ? { signal: AbortSignal.any([init.signal]) } : {}),
+      dispatcher: via,
+    }) as unknown as Promise<Response>;
 
   const fetch: FetchLike = async (input, init) => {
     const attempt: Attempt = { reused: false, bytesReadAtSend: 0 };
