@@ -23,11 +23,13 @@ function roster(): string {
     transport: stdio
     command: \${NODE}
     args: [${JSON.stringify(MODERN_TEST_SERVER)}, "--stdio"]
+    connection_timeout: 60
   - name: jobs
     enabled: true
     transport: stdio
     command: \${NODE}
     args: [${JSON.stringify(TASK_TOOLS_TEST_SERVER)}]
+    connection_timeout: 60
 permissions:
   documentation: [filesystem.*, modern.ask_twice, jobs.*]
 `,

@@ -34,7 +34,12 @@ export function servedRunsScope(prefix: string): { base: string; models: ModelSe
   return { base, models, served };
 }
 
-/** A roster file in a new folder under `base`: the filesystem server, then `more` (servers, permissions). */
+/**
+ * A roster file in a new folder under `base`: the filesystem server, then `more` (servers, permissions).
+ * Every server of these rosters gets `connection_timeout: 60`: at a load of 30+ on two cores a Node.js
+ * server can take longer than the default 10 s to start, and a run whose server did not connect in time
+ * finishes without that server's tools (seen once: a run with no tool_progress event at all).
+ */
 export function writeRoster(base: string, more: string): string {
   const dir = mkdtempSync(join(base, "config-"));
   const file = join(dir, "mcp_servers.yaml");
@@ -47,6 +52,7 @@ export function writeRoster(base: string, more: string): string {
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("filesystem"))}]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
+    connection_timeout: 60
 ${more}`,
   );
   return file;
@@ -61,6 +67,7 @@ export function roster(base: string): string {
     transport: stdio
     command: \${NODE}
     args: [${JSON.stringify(STDIO_TEST_SERVER)}, "--hostile"]
+    connection_timeout: 60
     tool_timeout: 60
   - name: everything
     enabled: true
@@ -74,6 +81,7 @@ export function roster(base: string): string {
     transport: stdio
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("local-tools"))}]
+    connection_timeout: 60
   - name: off
     enabled: false
     transport: stdio
