@@ -34,6 +34,7 @@ import type { Socket } from "node:net";
 import { cleanText, emitProcessWarning } from "@agentforge/mcp-config";
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { Agent, Client, type Dispatcher, fetch as undiciFetch } from "undici";
+import { SignalFanout } from "./signal-fanout.js";
 
 /**
  * How long an idle kept-alive socket is kept, in ms: below the keep-alive timeout of common servers
@@ -209,14 +210,27 @@ export function keepAliveFetch(
   let agent: Agent | undefined;
   // The fresh connections of retries: each used for one request, closed with the agent.
   const fresh = new Set<Client>();
-  // A transport passes the same long-lived signal to every request, and undici's Request keeps its abort
-  // listener on that signal until the Request is garbage-collected: thousands pile up between
-  // collections, and each addEventListener walks them all (measured: the largest client-side cost of an
-  // HTTP call in bench:eras). A per-request signal that follows the transport's is held only weakly by it.
+  // A signal seen on more than one request is the transport's long-lived one: it reaches undici through a
+  // signal of each request's own (see signal-fanout.ts: undici would pile one listener per request on
+  // it until garbage collection). A signal seen once (a per-request signal, as 2026-07-28's transport
+  // passes) goes as it is: a listener of ours on it could keep it, and all it holds, alive.
+  const seen = new WeakSet<AbortSignal>();
+  const fanouts = new WeakMap<AbortSignal, SignalFanout>();
+  const requestSignal = (signal: AbortSignal): AbortSignal => {
+    const known = fanouts.get(signal);
+    if (known) return known.signal();
+    if (!seen.has(signal)) {
+      seen.add(signal);
+      return signal;
+    }
+    const fanout = new SignalFanout(signal);
+    fanouts.set(signal, fanout);
+    return fanout.signal();
+  };
   const send = (input: Parameters<FetchLike>[0], init: Parameters<FetchLike>[1], via: Dispatcher) =>
     undiciFetch(input as string, {
       ...(init as object),
-      ...(init?.signal ? { signal: AbortSignal.any([init.signal]) } : {}),
+      ...(init?.signal ? { signal: requestSignal(init.signal) } : {}),
       dispatcher: via,
     }) as unknown as Promise<Response>;
 
