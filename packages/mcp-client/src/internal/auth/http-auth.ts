@@ -6,15 +6,18 @@ import { createPrivateKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { EnvSource, MCPAuthConfig } from "@agentforge/mcp-config";
 import type {
+  DpopSession,
   FetchLike,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthClientProvider,
+  OAuthDiscoveryState,
   OAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
 import { MCPConnectionError } from "../../errors.js";
 import type { Redactor } from "../shared/redactor.js";
+import { EphemeralDpop } from "./dpop-key.js";
 
 type OAuthAuth = Extract<MCPAuthConfig, { type: "oauth" }>;
 type MtlsAuth = Extract<MCPAuthConfig, { type: "mtls" }>;
@@ -91,6 +94,14 @@ class RedactingClientCredentialsProvider extends ClientCredentialsProvider {
     this.redactor.add(tokens.refresh_token);
     super.saveTokens(tokens);
   }
+  private readonly dpopState = new EphemeralDpop();
+  // The SDK hands every discovery result here: DPoP is used when the authorization server offers it.
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.dpopState.observe(state);
+  }
+  dpop(): Promise<DpopSession> | undefined {
+    return this.dpopState.get();
+  }
 }
 
 /** private_key_jwt client_credentials that also registers every issued token with the redactor. */
@@ -105,6 +116,14 @@ class RedactingPrivateKeyJwtProvider extends PrivateKeyJwtProvider {
     this.redactor.add(tokens.access_token);
     this.redactor.add(tokens.refresh_token);
     super.saveTokens(tokens);
+  }
+  private readonly dpopState = new EphemeralDpop();
+  // The SDK hands every discovery result here: DPoP is used when the authorization server offers it.
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.dpopState.observe(state);
+  }
+  dpop(): Promise<DpopSession> | undefined {
+    return this.dpopState.get();
   }
 }
 

@@ -1,0 +1,109 @@
+import { createHash, createPublicKey, verify } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { createDpopKey, dpopAlgorithm, EphemeralDpop, isDpopBound, restoreDpopKey } from "./dpop-key.js";
+
+const metadata = (algs: unknown) =>
+  ({
+    issuer: "https://as.example",
+    authorization_endpoint: "https://as.example/authorize",
+    token_endpoint: "https://as.example/token",
+    response_types_supported: ["code"],
+    dpop_signing_alg_values_supported: algs,
+  }) as never;
+
+function claimsOf(proof: string) {
+  const [header, payload] = proof.split(".") as [string, string];
+  return {
+    header: JSON.parse(Buffer.from(header, "base64url").toString("utf8")),
+    payload: JSON.parse(Buffer.from(payload, "base64url").toString("utf8")),
+  };
+}
+
+describe("dpopAlgorithm", () => {
+  it("uses DPoP only when the authorization server lists an algorithm we sign with", () => {
+    expect(dpopAlgorithm(undefined)).toBeUndefined();
+    expect(dpopAlgorithm(metadata(undefined))).toBeUndefined();
+    expect(dpopAlgorithm(metadata([]))).toBeUndefined();
+    expect(dpopAlgorithm(metadata(["RS256", "none"]))).toBeUndefined();
+    expect(dpopAlgorithm(metadata(["RS256", "ES384", "ES256"]))).toBe("ES256");
+    expect(dpopAlgorithm(metadata(["ES512"]))).toBe("ES512");
+  });
+
+  it("tells DPoP-bound tokens by token_type, in any case", () => {
+    expect(isDpopBound({ token_type: "DPoP" })).toBe(true);
+    expect(isDpopBound({ token_type: "dpop" })).toBe(true);
+    expect(isDpopBound({ token_type: "Bearer" })).toBe(false);
+    expect(isDpopBound(undefined)).toBe(false);
+  });
+});
+
+describe("stored DPoP keys", () => {
+  it("round-trips a key through its stored form and signs proofs the public JWK verifies", async () => {
+    const stored = await createDpopKey("ES256");
+    expect(stored.privateJwk).toMatchObject({ kty: "EC", crv: "P-256" });
+    expect(stored.publicJwk).not.toHaveProperty("d");
+    const thumbprint = createHash("sha256")
+      .update(
+        JSON.stringify({
+          crv: stored.publicJwk.crv,
+          kty: stored.publicJwk.kty,
+          x: stored.publicJwk.x,
+          y: stored.publicJwk.y,
+        }),
+      )
+      .digest("base64url");
+    expect(stored.thumbprint).toBe(thumbprint);
+
+    const pair = await restoreDpopKey(JSON.parse(JSON.stringify(stored)));
+    expect(pair?.thumbprint).toBe(thumbprint);
+    expect(pair?.privateKey.extractable).toBe(false);
+    const { DpopSession } = await import("@modelcontextprotocol/client");
+    const session = await DpopSession.create({ keyPair: pair as NonNullable<typeof pair> });
+    const proof = await session.buildProof({
+      htm: "post",
+      htu: "https://rs.example/mcp?x=1",
+      accessToken: "tok",
+    });
+    const { header, payload } = claimsOf(proof);
+    expect(header).toMatchObject({ typ: "dpop+jwt", alg: "ES256", jwk: stored.publicJwk });
+    expect(payload).toMatchObject({
+      htm: "POST",
+      htu: "https://rs.example/mcp",
+      ath: createHash("sha256").update("tok").digest("base64url"),
+    });
+    const [h, p, s] = proof.split(".") as [string, string, string];
+    const key = createPublicKey({ key: stored.publicJwk as never, format: "jwk" });
+    const signature = Buffer.from(s, "base64url");
+    expect(verify("sha256", Buffer.from(`${h}.${p}`), { key, dsaEncoding: "ieee-p1363" }, signature)).toBe(
+      true,
+    );
+  });
+
+  it("treats a damaged or foreign stored key as no key", async () => {
+    const stored = await createDpopKey("ES256");
+    expect(await restoreDpopKey({ ...stored, alg: "RS256" })).toBeUndefined();
+    expect(
+      await restoreDpopKey({ ...stored, privateJwk: { ...stored.privateJwk, d: "AAAA" } }),
+    ).toBeUndefined();
+    expect(await restoreDpopKey({ ...stored, thumbprint: "" })).toBeUndefined();
+  });
+});
+
+describe("EphemeralDpop (client_credentials)", () => {
+  it("offers a session only after discovery shows DPoP, then keeps the same one", async () => {
+    const dpop = new EphemeralDpop();
+    expect(dpop.get()).toBeUndefined();
+    dpop.observe({
+      authorizationServerUrl: "https://as.example",
+      authorizationServerMetadata: metadata(["RS256"]),
+    });
+    expect(dpop.get()).toBeUndefined();
+    dpop.observe({
+      authorizationServerUrl: "https://as.example",
+      authorizationServerMetadata: metadata(["ES256"]),
+    });
+    const first = await dpop.get();
+    expect(first?.alg).toBe("ES256");
+    expect(await dpop.get()).toBe(first);
+  });
+});
