@@ -129,17 +129,30 @@ describe("AuthorizationCodeProvider DPoP", () => {
     },
   };
 
-  it("offers no DPoP session until the authorization server advertises DPoP, then keeps a key in the record", async () => {
+  it("offers no DPoP session until both the authorization server and the MCP server offer DPoP, then keeps a key in the record", async () => {
     const store = new MCPMemoryTokenStore();
     const p = provider(store);
     expect(await p.dpop()).toBeUndefined();
     await p.saveDiscoveryState(dpopMetadata);
+    // The MCP server has not said it takes DPoP tokens (a Bearer challenge says nothing).
+    p.observe(new Response(null, { status: 401, headers: { "www-authenticate": 'Bearer realm="x"' } }));
+    expect(await p.dpop()).toBeUndefined();
+    p.observe(new Response(null, { status: 401, headers: { "www-authenticate": 'DPoP algs="ES256"' } }));
     const session = await p.dpop();
     expect(session?.alg).toBe("ES256");
     expect(await p.dpop()).toBe(session);
     expect(store.get("remote")?.dpopKey?.thumbprint).toBe(session?.thumbprint);
     // A new provider on the same store signs with the same (stored) key.
     expect((await provider(store).dpop())?.thumbprint).toBe(session?.thumbprint);
+  });
+
+  it("takes protected-resource metadata that lists DPoP as the MCP server's offer", async () => {
+    const p = provider();
+    await p.saveDiscoveryState({
+      ...dpopMetadata,
+      resourceMetadata: { resource: URL_, dpop_bound_access_tokens_required: true },
+    });
+    expect((await p.dpop())?.alg).toBe("ES256");
   });
 
   it("never hands out a DPoP-bound access token whose key is missing: only its refresh token is left", async () => {

@@ -36,7 +36,14 @@ import {
 } from "../../oauth-token-store.js";
 import { loginUrlProblem } from "../opener/browser-opener.js";
 import { type Redactor, safeCause } from "../shared/redactor.js";
-import { createDpopKey, dpopAlgorithm, isDpopBound, restoreDpopKey } from "./dpop-key.js";
+import {
+  createDpopKey,
+  dpopAlgorithm,
+  isDpopBound,
+  isDpopChallenge,
+  resourceOffersDpop,
+  restoreDpopKey,
+} from "./dpop-key.js";
 
 type OAuthAuth = Extract<MCPAuthConfig, { type: "oauth" }>;
 
@@ -357,6 +364,8 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   }
 
   private dpopRun: Promise<void> = Promise.resolve();
+  /** Whether the MCP server answered 401 with a `DPoP` challenge. */
+  private resourceDpop = false;
 
   private async currentDpop(): Promise<DpopSession | undefined> {
     const record = await this.load();
@@ -367,7 +376,9 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
     const orphaned = isDpopBound(record.tokens) && record.tokens?.access_token;
     if (orphaned && record.tokens) record.tokens = { ...record.tokens, access_token: "" };
     delete record.dpopKey;
-    const alg = dpopAlgorithm(record.discoveryState?.authorizationServerMetadata);
+    // Both sides must offer DPoP (see dpop-key.ts) before a key is made.
+    const resourceDpop = this.resourceDpop || resourceOffersDpop(record.discoveryState?.resourceMetadata);
+    const alg = resourceDpop ? dpopAlgorithm(record.discoveryState?.authorizationServerMetadata) : undefined;
     if (alg) {
       record.dpopKey = await createDpopKey(alg);
       this.options.redactor.add(record.dpopKey.privateJwk.d as string | undefined);
@@ -398,11 +409,12 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   /**
    * Watches the MCP server's answers: a 401 means the cached discovery may be stale (the protected
    * resource may have moved to another authorization server); a 403 `insufficient_scope` means the
-   * next login steps up.
+   * next login steps up; a 401 with a `DPoP` challenge means the server takes DPoP tokens.
    */
   observe(response: Response): void {
     // (A DPoP nonce challenge is answered by the SDK's retry; it says nothing about the discovery.)
     if (response.status === 401 && !isDpopNonceChallenge(response)) this.rediscover = true;
+    if (isDpopChallenge(response)) this.resourceDpop = true;
     if (response.status !== 403) return;
     if (extractWWWAuthenticateParams(response).error === "insufficient_scope") this.stepUp = true;
   }

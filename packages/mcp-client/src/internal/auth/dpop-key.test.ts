@@ -1,6 +1,14 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createDpopKey, dpopAlgorithm, EphemeralDpop, isDpopBound, restoreDpopKey } from "./dpop-key.js";
+import {
+  createDpopKey,
+  dpopAlgorithm,
+  EphemeralDpop,
+  isDpopBound,
+  isDpopChallenge,
+  resourceOffersDpop,
+  restoreDpopKey,
+} from "./dpop-key.js";
 
 const metadata = (algs: unknown) =>
   ({
@@ -34,6 +42,38 @@ describe("dpopAlgorithm", () => {
     expect(isDpopBound({ token_type: "dpop" })).toBe(true);
     expect(isDpopBound({ token_type: "Bearer" })).toBe(false);
     expect(isDpopBound(undefined)).toBe(false);
+  });
+});
+
+describe("the MCP server's DPoP offer", () => {
+  const answer = (status: number, challenge: string) =>
+    new Response(null, { status, headers: { "www-authenticate": challenge } });
+
+  it("finds a DPoP challenge among the schemes of a 401", () => {
+    expect(isDpopChallenge(answer(401, 'DPoP algs="ES256"'))).toBe(true);
+    expect(isDpopChallenge(answer(401, "DPoP"))).toBe(true);
+    expect(isDpopChallenge(answer(401, 'Bearer realm="x", DPoP algs="ES256"'))).toBe(true);
+    expect(isDpopChallenge(answer(401, 'dpop error="use_dpop_nonce"'))).toBe(true);
+    expect(isDpopChallenge(answer(401, 'Bearer realm="DPoP"'))).toBe(false);
+    expect(isDpopChallenge(answer(401, "DPoPish x=1"))).toBe(false);
+    expect(isDpopChallenge(answer(403, "DPoP"))).toBe(false);
+  });
+
+  it("reads protected-resource metadata (RFC 9728)", () => {
+    expect(resourceOffersDpop(undefined)).toBe(false);
+    expect(resourceOffersDpop({ resource: "https://rs.example/mcp" })).toBe(false);
+    expect(
+      resourceOffersDpop({ resource: "https://rs.example/mcp", dpop_signing_alg_values_supported: [] }),
+    ).toBe(false);
+    expect(
+      resourceOffersDpop({
+        resource: "https://rs.example/mcp",
+        dpop_signing_alg_values_supported: ["ES256"],
+      }),
+    ).toBe(true);
+    expect(
+      resourceOffersDpop({ resource: "https://rs.example/mcp", dpop_bound_access_tokens_required: true }),
+    ).toBe(true);
   });
 });
 
@@ -90,18 +130,16 @@ describe("stored DPoP keys", () => {
 });
 
 describe("EphemeralDpop (client_credentials)", () => {
-  it("offers a session only after discovery shows DPoP, then keeps the same one", async () => {
+  it("offers a session only once both servers offer DPoP, then keeps the same one", async () => {
     const dpop = new EphemeralDpop();
     expect(dpop.get()).toBeUndefined();
-    dpop.observe({
-      authorizationServerUrl: "https://as.example",
-      authorizationServerMetadata: metadata(["RS256"]),
-    });
-    expect(dpop.get()).toBeUndefined();
-    dpop.observe({
+    dpop.discovered({
       authorizationServerUrl: "https://as.example",
       authorizationServerMetadata: metadata(["ES256"]),
     });
+    // The authorization server offers DPoP, the MCP server has not said it takes it yet.
+    expect(dpop.get()).toBeUndefined();
+    dpop.answered(new Response(null, { status: 401, headers: { "www-authenticate": 'DPoP algs="ES256"' } }));
     const first = await dpop.get();
     expect(first?.alg).toBe("ES256");
     expect(await dpop.get()).toBe(first);

@@ -4,9 +4,13 @@
  * `withDpopFromProvider` when a provider implements `dpop()`); this file decides whether a provider
  * offers a session at all, and keeps the key a stored token is bound to.
  *
- * The rule: DPoP is used when the authorization server's metadata lists, in
- * `dpop_signing_alg_values_supported`, an algorithm we sign with (RFC 9449 §5.1). A token the server
- * then issues as `token_type: DPoP` is only ever presented with the DPoP scheme and a fresh proof.
+ * The rule: DPoP is used when both sides offer it. The authorization server's metadata lists, in
+ * `dpop_signing_alg_values_supported`, an algorithm we sign with (RFC 9449 §5.1), and the MCP server
+ * says it takes DPoP tokens: a 401 with a `DPoP` challenge (RFC 9449 §7.1), or protected-resource
+ * metadata with `dpop_signing_alg_values_supported` or `dpop_bound_access_tokens_required` (RFC 9728).
+ * (An authorization server that offers DPoP in front of a Bearer-only MCP server would otherwise bind
+ * tokens that server cannot take.) A token issued as `token_type: DPoP` is only ever presented with the
+ * DPoP scheme and a fresh proof.
  */
 
 import type { webcrypto } from "node:crypto";
@@ -21,6 +25,22 @@ const PREFERENCE: readonly EcAlg[] = ["ES256", "ES384", "ES512"];
 
 type JWK = webcrypto.JsonWebKey;
 type ServerMetadata = OAuthDiscoveryState["authorizationServerMetadata"];
+type ResourceMetadata = OAuthDiscoveryState["resourceMetadata"];
+
+/** Whether protected-resource metadata says the MCP server takes DPoP-bound tokens (RFC 9728 §2). */
+export function resourceOffersDpop(metadata: ResourceMetadata | undefined): boolean {
+  if (!metadata) return false;
+  const algs = metadata.dpop_signing_alg_values_supported;
+  return metadata.dpop_bound_access_tokens_required === true || (Array.isArray(algs) && algs.length > 0);
+}
+
+/** Whether a response is a 401 whose `WWW-Authenticate` holds a `DPoP` challenge (RFC 9449 §7.1). */
+export function isDpopChallenge(response: Response): boolean {
+  if (response.status !== 401) return false;
+  const header = response.headers.get("www-authenticate") ?? "";
+  // A scheme starts the header or follows a comma; `DPoP` alone or followed by its parameters.
+  return /(?:^|,)\s*dpop(?=\s|,|$)/i.test(header);
+}
 
 /** The algorithm to sign DPoP proofs with for this authorization server, or undefined: no DPoP. */
 export function dpopAlgorithm(metadata: ServerMetadata | undefined): EcAlg | undefined {
@@ -71,16 +91,24 @@ export async function restoreDpopKey(stored: MCPOAuthDpopKey): Promise<DpopKeyPa
  */
 export class EphemeralDpop {
   private metadata: ServerMetadata | undefined;
+  private resourceDpop = false;
   private session: Promise<DpopSession> | undefined;
 
   /** Called by the SDK with each discovery result. */
-  observe(state: OAuthDiscoveryState): void {
+  discovered(state: OAuthDiscoveryState): void {
     this.metadata = state.authorizationServerMetadata;
+    if (resourceOffersDpop(state.resourceMetadata)) this.resourceDpop = true;
   }
 
-  /** The session once the authorization server offered DPoP (kept from then on). */
+  /** Called with every answer: a `DPoP` challenge says the MCP server takes DPoP tokens. */
+  answered(response: Response): void {
+    if (isDpopChallenge(response)) this.resourceDpop = true;
+  }
+
+  /** The session once both sides offered DPoP (kept from then on). */
   get(): Promise<DpopSession> | undefined {
     if (this.session) return this.session;
+    if (!this.resourceDpop) return undefined;
     const alg = dpopAlgorithm(this.metadata);
     if (!alg) return undefined;
     this.session = DpopSession.create({ alg });

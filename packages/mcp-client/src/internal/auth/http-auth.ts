@@ -95,9 +95,13 @@ class RedactingClientCredentialsProvider extends ClientCredentialsProvider {
     super.saveTokens(tokens);
   }
   private readonly dpopState = new EphemeralDpop();
-  // The SDK hands every discovery result here: DPoP is used when the authorization server offers it.
+  // The SDK hands every discovery result here; DPoP is used when both servers offer it (dpop-key.ts).
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.dpopState.observe(state);
+    this.dpopState.discovered(state);
+  }
+  /** Sees every answer (the transport's fetch): a `DPoP` challenge from the MCP server. */
+  observe(response: Response): void {
+    this.dpopState.answered(response);
   }
   dpop(): Promise<DpopSession> | undefined {
     return this.dpopState.get();
@@ -118,9 +122,13 @@ class RedactingPrivateKeyJwtProvider extends PrivateKeyJwtProvider {
     super.saveTokens(tokens);
   }
   private readonly dpopState = new EphemeralDpop();
-  // The SDK hands every discovery result here: DPoP is used when the authorization server offers it.
+  // The SDK hands every discovery result here; DPoP is used when both servers offer it (dpop-key.ts).
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.dpopState.observe(state);
+    this.dpopState.discovered(state);
+  }
+  /** Sees every answer (the transport's fetch): a `DPoP` challenge from the MCP server. */
+  observe(response: Response): void {
+    this.dpopState.answered(response);
   }
   dpop(): Promise<DpopSession> | undefined {
     return this.dpopState.get();
@@ -154,7 +162,7 @@ async function privateKeyJwtProvider(
   serverName: string,
   redactor: Redactor,
   clientId: string,
-): Promise<OAuthClientProvider> {
+): Promise<ObservingProvider> {
   const variable = auth.privateKeyFileEnvVar as string;
   const pem = await readPem(
     env,
@@ -198,13 +206,16 @@ async function privateKeyJwtProvider(
   );
 }
 
+/** An auth provider that may want to see the MCP server's answers (`observe`). */
+export type ObservingProvider = OAuthClientProvider & { observe?(response: Response): void };
+
 /** The SDK auth provider for an `oauth` auth config with grant `access_token` or `client_credentials`. */
 export async function oauthProvider(
   auth: OAuthAuth,
   env: EnvSource,
   serverName: string,
   redactor: Redactor,
-): Promise<OAuthClientProvider> {
+): Promise<ObservingProvider> {
   if (auth.grant === "access_token") {
     const variable = auth.credentialEnvVar ?? "(unset)";
     return new PreIssuedTokenProvider(
