@@ -187,6 +187,8 @@ export interface HttpTestServerOptions extends TestServerBehaviour {
   dpop?: boolean;
   /** authServer: DPoP with server nonces (400 `use_dpop_nonce` at /token, 401 at /mcp); implies `dpop`. */
   dpopNonce?: boolean;
+  /** authServer: the authorization server offers DPoP, but /mcp is Bearer-only (refuses the DPoP scheme). */
+  dpopAsOnly?: boolean;
   /** authServer: the algorithms `dpop_signing_alg_values_supported` lists (default ES256, ES384, ES512). */
   dpopAlgs?: string[];
   /** Extra environment for the server process. */

@@ -167,7 +167,30 @@ describe("DPoP (RFC 9449)", () => {
     expect(after?.dpopKey?.thumbprint).toBeTruthy();
   });
 
-  it("uses DPoP for client_credentials when the authorization server offers it", async () => {
+  it("uses DPoP only where the MCP server takes it too: not behind a DPoP-capable authorization server in front of a Bearer-only server", async () => {
+    const both = await server({ dpop: true });
+    const asOnly = await server({ dpopAsOnly: true });
+    const { opened, authorize } = browser();
+    const m = manager(
+      [
+        httpTestServer("both", both.url, { auth: codeAuth }),
+        httpTestServer("bearer-only", asOnly.url, { auth: codeAuth }),
+      ],
+      { authorize },
+    );
+    expect(textOf(await m.callTool("both", "echo", { text: "dpop" }))).toBe("dpop");
+    expect(textOf(await m.callTool("bearer-only", "echo", { text: "bearer" }))).toBe("bearer");
+    expect(opened).toHaveLength(2);
+    const dpopSide = await stats(both);
+    expect(dpopSide.dpop.boundTokens).toBe(1);
+    expect(dpopSide.dpop.rsProofs).toBeGreaterThanOrEqual(3);
+    const bearerSide = await stats(asOnly);
+    expect(bearerSide.dpop.tokenProofs).toBe(0);
+    expect(bearerSide.dpop.boundTokens).toBe(0);
+    expect(bearerSide.dpop.rejected).toEqual([]);
+  });
+
+  it("uses DPoP for client_credentials when both servers offer it", async () => {
     const running = await server({
       dpop: true,
       ccClientId: "robot",

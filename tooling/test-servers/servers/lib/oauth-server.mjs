@@ -118,7 +118,8 @@ function dpopProof(header, { method, url, accessToken, nonce, seen }) {
  * clientMetadataDocuments (advertise client_id_metadata_document_supported), authorizationEndpoint
  * (advertise that URL instead of its own /authorize: a hostile server's choice), dpop (offer DPoP:
  * ES256/384/512 in the metadata, bound tokens, proofs checked at /mcp, a bound token refused as Bearer),
- * dpopNonce (also demand server nonces, RFC 9449 §8 and §9), dpopAlgs (the algorithms offered).
+ * dpopNonce (also demand server nonces, RFC 9449 §8 and §9), dpopAlgs (the algorithms offered),
+ * dpopAsOnly (the authorization server offers DPoP, /mcp only takes Bearer and refuses the DPoP scheme).
  */
 export function createOAuthServer(options, getOrigin) {
   const methods = list(options.authMethods).length
@@ -144,7 +145,9 @@ export function createOAuthServer(options, getOrigin) {
   const codes = new Map(); // code -> grant
   const accessTokens = new Map(); // token -> { scope, client_id }
   const refreshTokens = new Map(); // token -> { scope, client_id, resource }
-  const dpop = Boolean(options.dpop || options.dpopNonce);
+  const dpop = Boolean(options.dpop || options.dpopNonce || options.dpopAsOnly);
+  // dpopAsOnly: the authorization server binds tokens, but /mcp only knows Bearer (and refuses DPoP).
+  const rsDpop = dpop && !options.dpopAsOnly;
   const dpopAlgs = list(options.dpopAlgs).length ? list(options.dpopAlgs) : ["ES256", "ES384", "ES512"];
   const seenJtis = new Set();
   // The nonces each side demands (RFC 9449 §8, §9); /admin/rotate-dpop-nonces replaces them.
@@ -496,9 +499,16 @@ export function createOAuthServer(options, getOrigin) {
         metadataParam,
         options.challengeScope ? `scope="${options.challengeScope}"` : "",
       ].filter(Boolean);
-      return `${dpop ? "DPoP" : "Bearer"}${parts.length ? ` ${parts.join(", ")}` : ""}`;
+      return `${rsDpop ? "DPoP" : "Bearer"}${parts.length ? ` ${parts.join(", ")}` : ""}`;
     };
-    if (granted && dpop) {
+    if (dpop && !rsDpop) {
+      if (scheme === "DPoP") {
+        stats.dpop.rejected.push("mcp: the DPoP scheme is not accepted here");
+        granted = undefined;
+      } else if (granted?.jkt) {
+        stats.dpop.bearerWithBoundToken++;
+      }
+    } else if (granted && dpop) {
       // RFC 9449 §7: a bound token only with the DPoP scheme and a proof of its key; never as Bearer.
       if (granted.jkt && scheme !== "DPoP") {
         stats.dpop.bearerWithBoundToken++;
