@@ -41,6 +41,7 @@ import {
   dpopAlgorithm,
   isDpopBound,
   isDpopChallenge,
+  redactedSession,
   resourceOffersDpop,
   restoreDpopKey,
 } from "./dpop-key.js";
@@ -389,7 +390,7 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   }
 
   private remember(key: MCPOAuthDpopKey, keyPair: DpopKeyPair): Promise<DpopSession> {
-    const session = DpopSession.create({ keyPair });
+    const session = redactedSession(DpopSession.create({ keyPair }), this.options.redactor);
     this.dpopSession = { key, session };
     return session;
   }

@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { Redactor } from "../shared/redactor.js";
 import {
   createDpopKey,
   dpopAlgorithm,
@@ -132,16 +133,21 @@ describe("stored DPoP keys", () => {
 describe("EphemeralDpop (client_credentials)", () => {
   it("offers a session only once both servers offer DPoP, then keeps the same one", async () => {
     const dpop = new EphemeralDpop();
-    expect(dpop.get()).toBeUndefined();
+    expect(dpop.get(new Redactor())).toBeUndefined();
     dpop.discovered({
       authorizationServerUrl: "https://as.example",
       authorizationServerMetadata: metadata(["ES256"]),
     });
     // The authorization server offers DPoP, the MCP server has not said it takes it yet.
-    expect(dpop.get()).toBeUndefined();
+    expect(dpop.get(new Redactor())).toBeUndefined();
     dpop.answered(new Response(null, { status: 401, headers: { "www-authenticate": 'DPoP algs="ES256"' } }));
-    const first = await dpop.get();
+    const redactor = new Redactor();
+    const first = await dpop.get(redactor);
     expect(first?.alg).toBe("ES256");
-    expect(await dpop.get()).toBe(first);
+    expect(await dpop.get(redactor)).toBe(first);
+    // Its proofs are redacted whole wherever they would be shown.
+    const proof = (await first?.buildProof({ htm: "POST", htu: "https://rs.example/mcp" })) as string;
+    expect(redactor.redact(`echoed: DPoP: ${proof}; done`)).toBe("echoed: DPoP: [REDACTED]; done");
+    expect(redactor.leaks(proof)).toBe(true);
   });
 });

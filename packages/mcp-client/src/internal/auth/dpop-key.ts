@@ -17,6 +17,7 @@ import type { webcrypto } from "node:crypto";
 import type { DpopAlg, DpopKeyPair, OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import { DpopSession, generateDpopKeyPair } from "@modelcontextprotocol/client";
 import type { MCPOAuthDpopKey } from "../../oauth-token-store.js";
+import type { Redactor } from "../shared/redactor.js";
 
 /** The DPoP algorithms this client signs with, in order of preference (ECDSA: small keys, fast). */
 const CURVES = { ES256: "P-256", ES384: "P-384", ES512: "P-521" } as const;
@@ -85,6 +86,20 @@ export async function restoreDpopKey(stored: MCPOAuthDpopKey): Promise<DpopKeyPa
 }
 
 /**
+ * A session whose proofs `redactor` redacts: every proof of one key starts with the same protected
+ * header (alg, typ, the public JWK), read here from one proof built for nobody.
+ */
+export async function redactedSession(
+  session: Promise<DpopSession>,
+  redactor: Redactor,
+): Promise<DpopSession> {
+  const ready = await session;
+  const sample = await ready.buildProof({ htm: "GET", htu: "https://redaction.invalid/" });
+  redactor.addJwsHeader(sample.split(".")[0]);
+  return ready;
+}
+
+/**
  * The DPoP session of a client_credentials provider: chosen from the authorization server metadata
  * the SDK discovered, with a key that lives (non-extractable) as long as the provider; its tokens are
  * never stored.
@@ -106,12 +121,12 @@ export class EphemeralDpop {
   }
 
   /** The session once both sides offered DPoP (kept from then on). */
-  get(): Promise<DpopSession> | undefined {
+  get(redactor: Redactor): Promise<DpopSession> | undefined {
     if (this.session) return this.session;
     if (!this.resourceDpop) return undefined;
     const alg = dpopAlgorithm(this.metadata);
     if (!alg) return undefined;
-    this.session = DpopSession.create({ alg });
+    this.session = redactedSession(DpopSession.create({ alg }), redactor);
     return this.session;
   }
 }

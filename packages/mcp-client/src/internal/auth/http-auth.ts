@@ -104,7 +104,7 @@ class RedactingClientCredentialsProvider extends ClientCredentialsProvider {
     this.dpopState.answered(response);
   }
   dpop(): Promise<DpopSession> | undefined {
-    return this.dpopState.get();
+    return this.dpopState.get(this.redactor);
   }
 }
 
@@ -131,7 +131,7 @@ class RedactingPrivateKeyJwtProvider extends PrivateKeyJwtProvider {
     this.dpopState.answered(response);
   }
   dpop(): Promise<DpopSession> | undefined {
-    return this.dpopState.get();
+    return this.dpopState.get(this.redactor);
   }
 }
 
