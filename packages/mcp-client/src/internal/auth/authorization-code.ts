@@ -352,8 +352,9 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
 
   /**
    * The DPoP session (the SDK then signs token requests and presents DPoP-bound tokens with the DPoP
-   * scheme): when the record holds a key (a token may be bound to it), or when the authorization
-   * server's metadata offers DPoP (a key is made and kept in the record with the tokens).
+   * scheme): when the record holds a key (a token may be bound to it), or when both the authorization
+   * server and the MCP server offer DPoP (dpop-key.ts; a key is made and kept in the record with the
+   * tokens).
    */
   dpop(): Promise<DpopSession | undefined> {
     const run = this.dpopRun.then(() => this.currentDpop());
