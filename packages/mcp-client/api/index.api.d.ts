@@ -382,6 +382,14 @@ declare class MCPMemoryTokenStore implements MCPOAuthTokenStore {
     delete(serverName: string): void;
 }
 
+// MCPOAuthDpopKey
+interface MCPOAuthDpopKey {
+    alg: string;
+    publicJwk: Record<string, unknown>;
+    privateJwk: Record<string, unknown>;
+    thumbprint: string;
+}
+
 // MCPOAuthRecord
 interface MCPOAuthRecord {
     url: string;
@@ -389,6 +397,7 @@ interface MCPOAuthRecord {
     clientInformation?: OAuthClientInformationMixed;
     discoveryState?: OAuthDiscoveryState;
     issuer?: string;
+    dpopKey?: MCPOAuthDpopKey;
 }
 
 // MCPOAuthTokenStore

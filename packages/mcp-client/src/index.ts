@@ -86,6 +86,7 @@ export {
   type MCPAuthorizeContext,
   type MCPAuthorizeFunction,
   MCPMemoryTokenStore,
+  type MCPOAuthDpopKey,
   type MCPOAuthRecord,
   type MCPOAuthTokenStore,
   openInBrowser,

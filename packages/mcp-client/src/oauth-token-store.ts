@@ -27,6 +27,24 @@ export interface MCPOAuthRecord {
    * server names another authorization server, neither is used: the client registers anew.
    */
   issuer?: string;
+  /**
+   * The DPoP key the tokens are bound to (RFC 9449), when the authorization server issued DPoP-bound
+   * tokens. Secret like the tokens, and useless apart from them: a store keeps both or neither. A
+   * DPoP-bound token whose key is missing is not used (the client refreshes or logs in again).
+   */
+  dpopKey?: MCPOAuthDpopKey;
+}
+
+/** A DPoP signing key as kept in a token store: JWKs (the private one is secret) and its thumbprint. */
+export interface MCPOAuthDpopKey {
+  /** The JWS algorithm the key signs proofs with (`ES256`, `ES384` or `ES512`). */
+  alg: string;
+  /** The public key, sent in every proof. */
+  publicJwk: Record<string, unknown>;
+  /** The private key. Secret: never logged or shown. */
+  privateJwk: Record<string, unknown>;
+  /** The RFC 7638 SHA-256 thumbprint of the public key (the token's `cnf.jkt`). */
+  thumbprint: string;
 }
 
 /**

@@ -186,8 +186,8 @@ async function handle(req, res) {
     if (req.method === "POST") parsedBody = JSON.parse((await readBody(req)) || "null");
     const denial = oauthServer.check(req, parsedBody);
     if (denial) {
-      const error = denial.status === 401 ? "invalid_token" : "insufficient_scope";
-      json(res, denial.status, { error }, { "www-authenticate": denial.header });
+      const error = denial.error ?? (denial.status === 401 ? "invalid_token" : "insufficient_scope");
+      json(res, denial.status, { error }, { "www-authenticate": denial.header, ...denial.headers });
       return;
     }
   } else if (!authorized(req)) {

@@ -178,6 +178,19 @@ export interface HttpTestServerOptions extends TestServerBehaviour {
   ccClientSecretEnv?: string;
   /** authServer: advertise client ID metadata documents (any https client_id is accepted). */
   clientMetadataDocuments?: boolean;
+  /**
+   * authServer: offer DPoP (RFC 9449): `dpop_signing_alg_values_supported` in the metadata, a token
+   * request with a proof gets a DPoP-bound token, /mcp checks every proof (signature with the header's
+   * JWK, htm, htu, iat, unused jti, ath, key = the token's) and refuses a bound token sent as Bearer.
+   * Counters under `dpop` in `GET /admin/oauth`.
+   */
+  dpop?: boolean;
+  /** authServer: DPoP with server nonces (400 `use_dpop_nonce` at /token, 401 at /mcp); implies `dpop`. */
+  dpopNonce?: boolean;
+  /** authServer: the authorization server offers DPoP, but /mcp is Bearer-only (refuses the DPoP scheme). */
+  dpopAsOnly?: boolean;
+  /** authServer: the algorithms `dpop_signing_alg_values_supported` lists (default ES256, ES384, ES512). */
+  dpopAlgs?: string[];
   /** Extra environment for the server process. */
   env?: Record<string, string>;
 }

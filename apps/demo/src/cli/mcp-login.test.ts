@@ -128,4 +128,37 @@ describe("agentforge mcp login / logout", () => {
     expect(JSON.parse(out.join(""))).toEqual({ serverName: "remote", loggedOut: true });
     expect(readdirSync(join(dir, "oauth"))).toEqual([]);
   }, 60_000);
+
+  it("keeps a DPoP login's key in the same 0600 file as the tokens bound to it, shown nowhere", async () => {
+    const running: RunningHttpTestServer = await startHttpTestServer({
+      authServer: true,
+      dcr: true,
+      dpop: true,
+    });
+    cleanups.push(() => running.stop());
+    const dir = temp();
+    const config = join(dir, "mcp_servers.yaml");
+    writeFileSync(
+      config,
+      `servers:\n  - name: remote\n    enabled: true\n    transport: http\n    url: ${running.url}\n    auth: { type: oauth, grant: authorization_code }\n`,
+    );
+    const out: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    const code = await mcpLoginCommand(
+      ["login", "remote", "--config", config, "--state-dir", dir, "--json"],
+      { authorize: async (url) => void (await (await fetch(url)).body?.cancel()) },
+    );
+    expect(code).toBe(0);
+    const file = join(dir, "oauth", "remote.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const record = JSON.parse(readFileSync(file, "utf8"));
+    expect(record.tokens.token_type).toMatch(/^dpop$/i);
+    expect(record.dpopKey.privateJwk.d).toBeTruthy();
+    const shown = out.join("");
+    expect(shown).not.toContain(record.tokens.access_token);
+    expect(shown).not.toContain(record.dpopKey.privateJwk.d);
+  }, 60_000);
 });

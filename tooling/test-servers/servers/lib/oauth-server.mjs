@@ -3,6 +3,8 @@
 // registration (RFC 7591), authorization code + PKCE S256 with `state` and `resource` (RFC 8707),
 // refresh tokens, client_credentials with a secret or a private-key JWT (RFC 7523), scopes and step-up.
 // The authorize endpoint needs no browser: it redirects straight back to the redirect_uri with a code.
+// With --dpop it issues DPoP-bound tokens (RFC 9449) and enforces them at /mcp (see `dpopProof`); with
+// --dpop-nonce both the token endpoint and /mcp also demand a server-supplied nonce.
 // Everything it sees is counted in `GET /admin/oauth` so tests can prove what the client did.
 
 import { createHash, createPublicKey, randomBytes, timingSafeEqual, verify } from "node:crypto";
@@ -46,13 +48,78 @@ function verifyJwt(token, publicKey) {
   return { alg, claims: JSON.parse(Buffer.from(p, "base64url").toString("utf8")) };
 }
 
+/** RFC 7638 JWK SHA-256 thumbprint (EC, OKP and RSA public keys). */
+function thumbprint(jwk) {
+  const members =
+    jwk.kty === "EC"
+      ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }
+      : jwk.kty === "OKP"
+        ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x }
+        : { e: jwk.e, kty: jwk.kty, n: jwk.n };
+  return b64url(createHash("sha256").update(JSON.stringify(members)).digest());
+}
+
+const DPOP_ALGS = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "EdDSA"];
+/** How far a proof's `iat` may be from now (seconds). */
+const DPOP_IAT_WINDOW = 120;
+
+/**
+ * Check a DPoP proof (RFC 9449 §4.3) for a request: one compact JWS of `typ` dpop+jwt, an asymmetric
+ * `alg`, a public `jwk` header (no private members) that verifies the signature, `htm` and `htu` of
+ * this request, a recent `iat`, a `jti` never seen before (`seen`), `ath` = base64url(SHA-256(token))
+ * when a token is presented, and `nonce` when one is required. Returns { jkt } or { error, nonce? }.
+ */
+function dpopProof(header, { method, url, accessToken, nonce, seen }) {
+  if (typeof header !== "string" || !header || header.includes(",")) {
+    return { error: "exactly one DPoP proof is required" };
+  }
+  let head;
+  try {
+    head = JSON.parse(Buffer.from(header.split(".")[0], "base64url").toString("utf8"));
+  } catch {
+    return { error: "the DPoP proof is not a JWS" };
+  }
+  if (head.typ !== "dpop+jwt") return { error: "typ is not dpop+jwt" };
+  if (!DPOP_ALGS.includes(head.alg)) return { error: "alg is not an asymmetric algorithm" };
+  const jwk = head.jwk;
+  if (!jwk || typeof jwk !== "object") return { error: "no jwk header" };
+  if (["d", "p", "q", "dp", "dq", "qi"].some((member) => member in jwk)) {
+    return { error: "the jwk header holds a private key" };
+  }
+  let verified;
+  try {
+    verified = verifyJwt(header, createPublicKey({ key: jwk, format: "jwk" }));
+  } catch {
+    verified = undefined;
+  }
+  if (!verified) return { error: "the DPoP proof signature does not verify" };
+  const claims = verified.claims;
+  if (typeof claims.jti !== "string" || !claims.jti) return { error: "no jti" };
+  if (claims.htm !== method) return { error: "htm does not match" };
+  if (claims.htu !== url) return { error: "htu does not match" };
+  if (typeof claims.iat !== "number" || Math.abs(Date.now() / 1000 - claims.iat) > DPOP_IAT_WINDOW) {
+    return { error: "iat is not recent" };
+  }
+  if (seen.has(claims.jti)) return { error: "jti was used before" };
+  seen.add(claims.jti);
+  if (accessToken !== undefined) {
+    const ath = b64url(createHash("sha256").update(accessToken, "ascii").digest());
+    if (claims.ath !== ath) return { error: "ath does not match the access token" };
+  }
+  if (nonce !== undefined && claims.nonce !== nonce) return { error: "nonce required", nonce: true };
+  return { jkt: thumbprint(jwk) };
+}
+
 /**
  * Options (flags of http-server.mjs): authServer, issuerPath (e.g. /tenant: metadata only at the
  * path-based well-known), noResourceMetadataHeader, dcr, preClientId + preClientSecretEnv,
  * authMethods (token_endpoint_auth_methods_supported), scopesSupported, challengeScope,
  * stepUpTool + stepUpScope, tamperState, jwtClientId + jwtPublicKeyFile, ccClientId + ccClientSecretEnv,
  * clientMetadataDocuments (advertise client_id_metadata_document_supported), authorizationEndpoint
- * (advertise that URL instead of its own /authorize: a hostile server's choice).
+ * (advertise that URL instead of its own /authorize: a hostile server's choice), dpop (offer DPoP:
+ * ES256/384/512 in the metadata, bound tokens, proofs checked at /mcp, a bound token refused as Bearer),
+ * dpopNonce (also demand server nonces, RFC 9449 §8 and §9), dpopAlgs (the algorithms offered),
+ * dpopAsOnly (the authorization server offers DPoP, /mcp only takes Bearer and refuses the DPoP scheme).
  */
 export function createOAuthServer(options, getOrigin) {
   const methods = list(options.authMethods).length
@@ -78,7 +145,23 @@ export function createOAuthServer(options, getOrigin) {
   const codes = new Map(); // code -> grant
   const accessTokens = new Map(); // token -> { scope, client_id }
   const refreshTokens = new Map(); // token -> { scope, client_id, resource }
+  const dpop = Boolean(options.dpop || options.dpopNonce || options.dpopAsOnly);
+  // dpopAsOnly: the authorization server binds tokens, but /mcp only knows Bearer (and refuses DPoP).
+  const rsDpop = dpop && !options.dpopAsOnly;
+  const dpopAlgs = list(options.dpopAlgs).length ? list(options.dpopAlgs) : ["ES256", "ES384", "ES512"];
+  const seenJtis = new Set();
+  // The nonces each side demands (RFC 9449 §8, §9); /admin/rotate-dpop-nonces replaces them.
+  const nonces = { as: b64url(randomBytes(12)), rs: b64url(randomBytes(12)) };
   const stats = {
+    dpop: {
+      tokenProofs: 0,
+      boundTokens: 0,
+      rsProofs: 0,
+      asNonceChallenges: 0,
+      rsNonceChallenges: 0,
+      bearerWithBoundToken: 0,
+      rejected: [],
+    },
     discovery: [],
     registrations: [],
     authorizations: [],
@@ -113,14 +196,16 @@ export function createOAuthServer(options, getOrigin) {
       code_challenge_methods_supported: ["S256"],
       token_endpoint_auth_methods_supported: [...methods, ...(jwtKey ? ["private_key_jwt"] : [])],
       ...(options.clientMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
+      ...(dpop ? { dpop_signing_alg_values_supported: dpopAlgs } : {}),
       ...(list(options.scopesSupported).length ? { scopes_supported: list(options.scopesSupported) } : {}),
     };
   }
 
   function issue(res, grant) {
     const access = b64url(randomBytes(24));
-    accessTokens.set(access, { scope: grant.scope ?? "", client_id: grant.client_id });
-    const body = { access_token: access, token_type: "Bearer", expires_in: 3600 };
+    accessTokens.set(access, { scope: grant.scope ?? "", client_id: grant.client_id, jkt: grant.jkt });
+    if (grant.jkt) stats.dpop.boundTokens++;
+    const body = { access_token: access, token_type: grant.jkt ? "DPoP" : "Bearer", expires_in: 3600 };
     if (grant.scope) body.scope = grant.scope;
     if (grant.refresh) {
       const refresh = b64url(randomBytes(24));
@@ -128,6 +213,8 @@ export function createOAuthServer(options, getOrigin) {
         scope: grant.scope,
         client_id: grant.client_id,
         resource: grant.resource,
+        // RFC 9449 §5: a public client's refresh token is bound to the key too.
+        ...(grant.jkt && grant.public ? { jkt: grant.jkt } : {}),
       });
       body.refresh_token = refresh;
     }
@@ -298,6 +385,34 @@ export function createOAuthServer(options, getOrigin) {
       };
       stats.tokenRequests.push(entry);
       if (!who) return true;
+      // DPoP (RFC 9449 §5): a proof makes the token bound to its key; a bad one fails the request.
+      let jkt;
+      if (dpop && req.headers.dpop !== undefined) {
+        const proof = dpopProof(req.headers.dpop, {
+          method: "POST",
+          url: `${getOrigin()}/token`,
+          nonce: options.dpopNonce ? nonces.as : undefined,
+          seen: seenJtis,
+        });
+        if (proof.nonce) {
+          stats.dpop.asNonceChallenges++;
+          json(
+            res,
+            400,
+            { error: "use_dpop_nonce", error_description: "use the DPoP-Nonce" },
+            { "dpop-nonce": nonces.as },
+          );
+          return true;
+        }
+        if (proof.error) {
+          stats.dpop.rejected.push(`token: ${proof.error}`);
+          reject(res, 400, "invalid_dpop_proof", proof.error);
+          return true;
+        }
+        stats.dpop.tokenProofs++;
+        jkt = proof.jkt;
+      }
+      const isPublic = who.method === "none";
       if (grantType === "authorization_code") {
         const grant = codes.get(params.get("code") ?? "");
         codes.delete(params.get("code") ?? "");
@@ -316,6 +431,8 @@ export function createOAuthServer(options, getOrigin) {
             client_id: who.client_id,
             resource: grant.resource,
             refresh: true,
+            jkt,
+            public: isPublic,
           });
         }
         return true;
@@ -326,8 +443,12 @@ export function createOAuthServer(options, getOrigin) {
           reject(res, 400, "invalid_grant", "unknown refresh token");
           return true;
         }
+        if (grant.jkt && grant.jkt !== jkt) {
+          reject(res, 400, "invalid_grant", "the refresh token is bound to another DPoP key");
+          return true;
+        }
         stats.refreshes++;
-        issue(res, { ...grant, refresh: false });
+        issue(res, { ...grant, refresh: false, jkt });
         return true;
       }
       if (grantType === "client_credentials") {
@@ -335,7 +456,7 @@ export function createOAuthServer(options, getOrigin) {
           reject(res, 400, "unauthorized_client", "not a client_credentials client");
           return true;
         }
-        issue(res, { scope: params.get("scope") ?? "", client_id: who.client_id, refresh: false });
+        issue(res, { scope: params.get("scope") ?? "", client_id: who.client_id, refresh: false, jkt });
         return true;
       }
       reject(res, 400, "unsupported_grant_type", String(grantType));
@@ -351,6 +472,12 @@ export function createOAuthServer(options, getOrigin) {
       json(res, 200, { expired });
       return true;
     }
+    if (path === "/admin/rotate-dpop-nonces" && req.method === "POST") {
+      nonces.as = b64url(randomBytes(12));
+      nonces.rs = b64url(randomBytes(12));
+      json(res, 200, { ok: true });
+      return true;
+    }
     if (path === "/admin/revoke-refresh" && req.method === "POST") {
       refreshTokens.clear();
       json(res, 200, { ok: true });
@@ -362,15 +489,61 @@ export function createOAuthServer(options, getOrigin) {
   /** The 401/403 answer for a request to /mcp, or undefined when it may pass. */
   function check(req, message) {
     const header = req.headers.authorization ?? "";
-    const token = header.startsWith("Bearer ") ? header.slice(7) : "";
-    const granted = accessTokens.get(token);
+    const scheme = header.startsWith("Bearer ") ? "Bearer" : header.startsWith("DPoP ") ? "DPoP" : "";
+    const token = scheme ? header.slice(scheme.length + 1) : "";
+    let granted = accessTokens.get(token);
     const metadataParam = options.noResourceMetadataHeader ? "" : `resource_metadata="${prmUrl()}"`;
-    if (!granted) {
-      const parts = [metadataParam, options.challengeScope ? `scope="${options.challengeScope}"` : ""].filter(
-        Boolean,
-      );
-      return { status: 401, header: `Bearer${parts.length ? ` ${parts.join(", ")}` : ""}` };
+    const challenge = (extra = "") => {
+      const parts = [
+        extra,
+        metadataParam,
+        options.challengeScope ? `scope="${options.challengeScope}"` : "",
+      ].filter(Boolean);
+      return `${rsDpop ? "DPoP" : "Bearer"}${parts.length ? ` ${parts.join(", ")}` : ""}`;
+    };
+    if (dpop && !rsDpop) {
+      if (scheme === "DPoP") {
+        stats.dpop.rejected.push("mcp: the DPoP scheme is not accepted here");
+        granted = undefined;
+      } else if (granted?.jkt) {
+        stats.dpop.bearerWithBoundToken++;
+      }
+    } else if (granted && dpop) {
+      // RFC 9449 §7: a bound token only with the DPoP scheme and a proof of its key; never as Bearer.
+      if (granted.jkt && scheme !== "DPoP") {
+        stats.dpop.bearerWithBoundToken++;
+        granted = undefined;
+      } else if (scheme === "DPoP") {
+        const proof = dpopProof(req.headers.dpop, {
+          method: req.method,
+          url: resource(),
+          accessToken: token,
+          nonce: options.dpopNonce ? nonces.rs : undefined,
+          seen: seenJtis,
+        });
+        if (proof.nonce) {
+          stats.dpop.rsNonceChallenges++;
+          return {
+            status: 401,
+            error: "use_dpop_nonce",
+            header: challenge(`error="use_dpop_nonce", algs="${dpopAlgs.join(" ")}"`),
+            headers: { "dpop-nonce": nonces.rs },
+          };
+        }
+        if (proof.error || proof.jkt !== granted.jkt) {
+          stats.dpop.rejected.push(`mcp: ${proof.error ?? "the proof key is not the token's"}`);
+          return {
+            status: 401,
+            error: "invalid_dpop_proof",
+            header: challenge(`error="invalid_dpop_proof"`),
+          };
+        }
+        stats.dpop.rsProofs++;
+      }
+    } else if (scheme === "DPoP") {
+      granted = undefined;
     }
+    if (!granted) return { status: 401, header: challenge() };
     const scopes = new Set(granted.scope.split(" "));
     if (
       options.stepUpTool &&

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MCPMemoryTokenStore } from "../../oauth-token-store.js";
 import { Redactor } from "../shared/redactor.js";
 import { AuthorizationCodeProvider, isUnauthorizedError } from "./authorization-code.js";
+import { createDpopKey } from "./dpop-key.js";
 
 const URL_ = "https://remote.example/mcp";
 
@@ -113,5 +114,71 @@ describe("AuthorizationCodeProvider", () => {
     class UnauthorizedError extends Error {}
     expect(isUnauthorizedError(new Error("x", { cause: new UnauthorizedError() }))).toBe(true);
     expect(isUnauthorizedError(new Error("x"))).toBe(false);
+  });
+});
+
+describe("AuthorizationCodeProvider DPoP", () => {
+  const dpopMetadata = {
+    authorizationServerUrl: "https://as.example",
+    authorizationServerMetadata: {
+      issuer: "https://as.example",
+      authorization_endpoint: "https://as.example/authorize",
+      token_endpoint: "https://as.example/token",
+      response_types_supported: ["code"],
+      dpop_signing_alg_values_supported: ["ES256"],
+    },
+  };
+
+  it("offers no DPoP session until both the authorization server and the MCP server offer DPoP, then keeps a key in the record", async () => {
+    const store = new MCPMemoryTokenStore();
+    const p = provider(store);
+    expect(await p.dpop()).toBeUndefined();
+    await p.saveDiscoveryState(dpopMetadata);
+    // The MCP server has not said it takes DPoP tokens (a Bearer challenge says nothing).
+    p.observe(new Response(null, { status: 401, headers: { "www-authenticate": 'Bearer realm="x"' } }));
+    expect(await p.dpop()).toBeUndefined();
+    p.observe(new Response(null, { status: 401, headers: { "www-authenticate": 'DPoP algs="ES256"' } }));
+    const session = await p.dpop();
+    expect(session?.alg).toBe("ES256");
+    expect(await p.dpop()).toBe(session);
+    expect(store.get("remote")?.dpopKey?.thumbprint).toBe(session?.thumbprint);
+    // A new provider on the same store signs with the same (stored) key.
+    expect((await provider(store).dpop())?.thumbprint).toBe(session?.thumbprint);
+  });
+
+  it("takes protected-resource metadata that lists DPoP as the MCP server's offer", async () => {
+    const p = provider();
+    await p.saveDiscoveryState({
+      ...dpopMetadata,
+      resourceMetadata: { resource: URL_, dpop_bound_access_tokens_required: true },
+    });
+    expect((await p.dpop())?.alg).toBe("ES256");
+  });
+
+  it("never hands out a DPoP-bound access token whose key is missing: only its refresh token is left", async () => {
+    const store = new MCPMemoryTokenStore();
+    store.set("remote", {
+      url: URL_,
+      tokens: { access_token: "bound-token", token_type: "DPoP", refresh_token: "refresh" },
+    });
+    const p = provider(store);
+    expect(await p.tokens()).toMatchObject({ access_token: "", refresh_token: "refresh" });
+    expect(await p.dpop()).toBeUndefined();
+  });
+
+  it("hands out a stored DPoP-bound token with its stored key, and drops the key with the tokens", async () => {
+    const store = new MCPMemoryTokenStore();
+    const dpopKey = await createDpopKey("ES256");
+    store.set("remote", {
+      url: URL_,
+      tokens: { access_token: "bound-token", token_type: "DPoP" },
+      dpopKey,
+    });
+    const p = provider(store);
+    expect((await p.tokens())?.access_token).toBe("bound-token");
+    expect((await p.dpop())?.thumbprint).toBe(dpopKey.thumbprint);
+    await p.invalidateCredentials("tokens");
+    expect(store.get("remote")?.dpopKey).toBeUndefined();
+    expect(await p.dpop()).toBeUndefined();
   });
 });

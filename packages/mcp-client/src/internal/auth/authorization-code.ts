@@ -11,6 +11,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EnvSource, MCPAuthConfig } from "@agentforge/mcp-config";
 import type {
+  DpopKeyPair,
   FetchLike,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -18,7 +19,9 @@ import type {
 } from "@modelcontextprotocol/client";
 import {
   auth,
+  DpopSession,
   extractWWWAuthenticateParams,
+  isDpopNonceChallenge,
   type OAuthClientInformationContext,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
@@ -26,12 +29,22 @@ import {
 import { MCPConnectionError } from "../../errors.js";
 import {
   type MCPAuthorizeFunction,
+  type MCPOAuthDpopKey,
   type MCPOAuthRecord,
   type MCPOAuthTokenStore,
   openInBrowser,
 } from "../../oauth-token-store.js";
 import { loginUrlProblem } from "../opener/browser-opener.js";
 import { type Redactor, safeCause } from "../shared/redactor.js";
+import {
+  createDpopKey,
+  dpopAlgorithm,
+  isDpopBound,
+  isDpopChallenge,
+  redactedSession,
+  resourceOffersDpop,
+  restoreDpopKey,
+} from "./dpop-key.js";
 
 type OAuthAuth = Extract<MCPAuthConfig, { type: "oauth" }>;
 
@@ -171,6 +184,8 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   private pending: URL | undefined;
   private loginRun: Promise<void> | undefined;
   private readonly preRegistered: OAuthClientInformationMixed | undefined;
+  /** The DPoP session of the record's key (one per key: its nonces are remembered per origin). */
+  private dpopSession: { key: MCPOAuthDpopKey; session: Promise<DpopSession> } | undefined;
 
   constructor(private readonly options: AuthorizationCodeOptions) {
     const { auth, env } = options;
@@ -209,6 +224,7 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
       this.loaded = true;
       this.options.redactor.add(this.record?.tokens?.access_token);
       this.options.redactor.add(this.record?.tokens?.refresh_token);
+      this.options.redactor.add(this.record?.dpopKey?.privateJwk.d as string | undefined);
     }
     this.record ??= { url: this.options.url };
     return this.record;
@@ -274,7 +290,11 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   async tokens(context?: OAuthClientInformationContext): Promise<OAuthTokens | undefined> {
     const record = await this.load();
     if (!sameIssuer(record, context)) return undefined;
-    const tokens = record.tokens;
+    // A DPoP-bound access token is useless without its key (and must never go out as Bearer): without
+    // a usable key only the refresh token is offered, so the SDK refreshes (or a login follows).
+    const session = isDpopBound(record.tokens) ? await this.dpop() : undefined;
+    let tokens = record.tokens;
+    if (isDpopBound(tokens) && !session) tokens = tokens && { ...tokens, access_token: "" };
     if (!tokens || !this.stepUp) return tokens;
     // Stepping up: a refresh would only renew the scopes already granted, so the SDK must not see it.
     const { refresh_token: _dropped, ...rest } = tokens;
@@ -319,11 +339,61 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
 
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
     const record = await this.load();
-    if (scope === "all" || scope === "tokens") delete record.tokens;
+    if (scope === "all" || scope === "tokens") {
+      // Nothing is bound to the key any more: the next token gets a new one.
+      delete record.tokens;
+      delete record.dpopKey;
+    }
     if (scope === "all" || scope === "client") delete record.clientInformation;
     if (scope === "all" || scope === "discovery") delete record.discoveryState;
     if (scope === "all" || scope === "verifier") this.verifier = undefined;
     await this.persist();
+  }
+
+  /**
+   * The DPoP session (the SDK then signs token requests and presents DPoP-bound tokens with the DPoP
+   * scheme): when the record holds a key (a token may be bound to it), or when both the authorization
+   * server and the MCP server offer DPoP (dpop-key.ts; a key is made and kept in the record with the
+   * tokens).
+   */
+  dpop(): Promise<DpopSession | undefined> {
+    const run = this.dpopRun.then(() => this.currentDpop());
+    this.dpopRun = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  }
+
+  private dpopRun: Promise<void> = Promise.resolve();
+  /** Whether the MCP server answered 401 with a `DPoP` challenge. */
+  private resourceDpop = false;
+
+  private async currentDpop(): Promise<DpopSession | undefined> {
+    const record = await this.load();
+    if (record.dpopKey && this.dpopSession?.key === record.dpopKey) return this.dpopSession.session;
+    const restored = record.dpopKey ? await restoreDpopKey(record.dpopKey) : undefined;
+    if (record.dpopKey && restored) return this.remember(record.dpopKey, restored);
+    // No key, or one that cannot be used: a DPoP-bound access token from the record is dead.
+    const orphaned = isDpopBound(record.tokens) && record.tokens?.access_token;
+    if (orphaned && record.tokens) record.tokens = { ...record.tokens, access_token: "" };
+    delete record.dpopKey;
+    // Both sides must offer DPoP (see dpop-key.ts) before a key is made.
+    const resourceDpop = this.resourceDpop || resourceOffersDpop(record.discoveryState?.resourceMetadata);
+    const alg = resourceDpop ? dpopAlgorithm(record.discoveryState?.authorizationServerMetadata) : undefined;
+    if (alg) {
+      record.dpopKey = await createDpopKey(alg);
+      this.options.redactor.add(record.dpopKey.privateJwk.d as string | undefined);
+    }
+    if (alg || orphaned) await this.persist();
+    const keyPair = record.dpopKey ? await restoreDpopKey(record.dpopKey) : undefined;
+    return record.dpopKey && keyPair ? this.remember(record.dpopKey, keyPair) : undefined;
+  }
+
+  private remember(key: MCPOAuthDpopKey, keyPair: DpopKeyPair): Promise<DpopSession> {
+    const session = redactedSession(DpopSession.create({ keyPair }), this.options.redactor);
+    this.dpopSession = { key, session };
+    return session;
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
@@ -341,10 +411,12 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   /**
    * Watches the MCP server's answers: a 401 means the cached discovery may be stale (the protected
    * resource may have moved to another authorization server); a 403 `insufficient_scope` means the
-   * next login steps up.
+   * next login steps up; a 401 with a `DPoP` challenge means the server takes DPoP tokens.
    */
   observe(response: Response): void {
-    if (response.status === 401) this.rediscover = true;
+    // (A DPoP nonce challenge is answered by the SDK's retry; it says nothing about the discovery.)
+    if (response.status === 401 && !isDpopNonceChallenge(response)) this.rediscover = true;
+    if (isDpopChallenge(response)) this.resourceDpop = true;
     if (response.status !== 403) return;
     if (extractWWWAuthenticateParams(response).error === "insufficient_scope") this.stepUp = true;
   }

@@ -6,15 +6,18 @@ import { createPrivateKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { EnvSource, MCPAuthConfig } from "@agentforge/mcp-config";
 import type {
+  DpopSession,
   FetchLike,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthClientProvider,
+  OAuthDiscoveryState,
   OAuthTokens,
 } from "@modelcontextprotocol/client";
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
 import { MCPConnectionError } from "../../errors.js";
 import type { Redactor } from "../shared/redactor.js";
+import { EphemeralDpop } from "./dpop-key.js";
 
 type OAuthAuth = Extract<MCPAuthConfig, { type: "oauth" }>;
 type MtlsAuth = Extract<MCPAuthConfig, { type: "mtls" }>;
@@ -91,6 +94,18 @@ class RedactingClientCredentialsProvider extends ClientCredentialsProvider {
     this.redactor.add(tokens.refresh_token);
     super.saveTokens(tokens);
   }
+  private readonly dpopState = new EphemeralDpop();
+  // The SDK hands every discovery result here; DPoP is used when both servers offer it (dpop-key.ts).
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.dpopState.discovered(state);
+  }
+  /** Sees every answer (the transport's fetch): a `DPoP` challenge from the MCP server. */
+  observe(response: Response): void {
+    this.dpopState.answered(response);
+  }
+  dpop(): Promise<DpopSession> | undefined {
+    return this.dpopState.get(this.redactor);
+  }
 }
 
 /** private_key_jwt client_credentials that also registers every issued token with the redactor. */
@@ -105,6 +120,18 @@ class RedactingPrivateKeyJwtProvider extends PrivateKeyJwtProvider {
     this.redactor.add(tokens.access_token);
     this.redactor.add(tokens.refresh_token);
     super.saveTokens(tokens);
+  }
+  private readonly dpopState = new EphemeralDpop();
+  // The SDK hands every discovery result here; DPoP is used when both servers offer it (dpop-key.ts).
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.dpopState.discovered(state);
+  }
+  /** Sees every answer (the transport's fetch): a `DPoP` challenge from the MCP server. */
+  observe(response: Response): void {
+    this.dpopState.answered(response);
+  }
+  dpop(): Promise<DpopSession> | undefined {
+    return this.dpopState.get(this.redactor);
   }
 }
 
@@ -135,7 +162,7 @@ async function privateKeyJwtProvider(
   serverName: string,
   redactor: Redactor,
   clientId: string,
-): Promise<OAuthClientProvider> {
+): Promise<ObservingProvider> {
   const variable = auth.privateKeyFileEnvVar as string;
   const pem = await readPem(
     env,
@@ -179,13 +206,16 @@ async function privateKeyJwtProvider(
   );
 }
 
+/** An auth provider that may want to see the MCP server's answers (`observe`). */
+export type ObservingProvider = OAuthClientProvider & { observe?(response: Response): void };
+
 /** The SDK auth provider for an `oauth` auth config with grant `access_token` or `client_credentials`. */
 export async function oauthProvider(
   auth: OAuthAuth,
   env: EnvSource,
   serverName: string,
   redactor: Redactor,
-): Promise<OAuthClientProvider> {
+): Promise<ObservingProvider> {
   if (auth.grant === "access_token") {
     const variable = auth.credentialEnvVar ?? "(unset)";
     return new PreIssuedTokenProvider(

@@ -16,7 +16,37 @@ export { MIN_SECRET_LENGTH };
  * Replaces known secret values in text: the one redactor of `@agentforge/mcp-config` (raw, JSON-escaped
  * and URL-encoded forms; a streaming form for stderr). Secrets can be added later (OAuth tokens).
  */
-export class Redactor extends SecretRedactor {}
+export class Redactor extends SecretRedactor {
+  readonly #proofHeaders = new Set<string>();
+
+  /**
+   * Redact every compact JWS whose protected header (first segment) is `segment`, whole: the DPoP
+   * proofs one key signs share it, while every proof is new (one per request), so they are matched by
+   * their header instead of being added one by one.
+   */
+  addJwsHeader(segment: string | undefined): void {
+    if (segment && /^[A-Za-z0-9_-]{16,}$/.test(segment)) this.#proofHeaders.add(segment);
+  }
+
+  override get empty(): boolean {
+    return super.empty && this.#proofHeaders.size === 0;
+  }
+
+  override redact(text: string): string {
+    let out = super.redact(text);
+    if (typeof out !== "string") return out;
+    for (const segment of this.#proofHeaders) {
+      if (!out.includes(segment)) continue;
+      out = out.replace(new RegExp(`${segment}(?:\\.[A-Za-z0-9_-]*){0,2}`, "g"), REDACTED_MARKER);
+    }
+    return out;
+  }
+
+  override leaks(text: string): boolean {
+    if (super.leaks(text)) return true;
+    return typeof text === "string" && [...this.#proofHeaders].some((segment) => text.includes(segment));
+  }
+}
 
 /**
  * A redactor for one server: the current values of every environment variable its config reads

@@ -151,7 +151,10 @@ export async function buildHttpTransport(
     const provider = oauth;
     observe = (response) => provider.observe(response);
   } else if (auth.type === "oauth") {
-    authProvider = await oauthProvider(auth, env, config.name, redactor);
+    const provider = await oauthProvider(auth, env, config.name, redactor);
+    authProvider = provider;
+    // client_credentials: a DPoP challenge from the MCP server is one of the two DPoP signals.
+    if (provider.observe) observe = (response) => provider.observe?.(response);
   }
   // One undici Agent per connection (with the client certificate for mtls): short idle keep-alive,
   // one retry of a request whose reused socket the server closed before answering (keep-alive-fetch.ts).
@@ -159,7 +162,7 @@ export async function buildHttpTransport(
   let fetch: FetchLike = sockets.fetch;
   if (observe) {
     const watch = observe;
-    // Watch the server's answers for 403 insufficient_scope (scope step-up).
+    // Watch the server's answers: 403 insufficient_scope (scope step-up), DPoP challenges.
     fetch = async (url, init) => {
       const response = await sockets.fetch(url, init);
       watch(response);
