@@ -87,21 +87,34 @@ describe("FileTokenStore on a folder it did not make", () => {
   });
 });
 
+/**
+ * An authorization server + MCP server (dynamic registration on), a roster naming it `remote` with
+ * authorization-code OAuth, a state folder, and what the command writes to stdout.
+ */
+async function loginSetup(options: { dpop?: boolean } = {}) {
+  const running: RunningHttpTestServer = await startHttpTestServer({
+    authServer: true,
+    dcr: true,
+    ...options,
+  });
+  cleanups.push(() => running.stop());
+  const dir = temp();
+  const config = join(dir, "mcp_servers.yaml");
+  writeFileSync(
+    config,
+    `servers:\n  - name: remote\n    enabled: true\n    transport: http\n    url: ${running.url}\n    auth: { type: oauth, grant: authorization_code }\n`,
+  );
+  const out: string[] = [];
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    out.push(String(chunk));
+    return true;
+  });
+  return { dir, config, out };
+}
+
 describe("agentforge mcp login / logout", () => {
   it("logs in through the authorize callback, keeps the login in <state-dir>/oauth, and logs out", async () => {
-    const running: RunningHttpTestServer = await startHttpTestServer({ authServer: true, dcr: true });
-    cleanups.push(() => running.stop());
-    const dir = temp();
-    const config = join(dir, "mcp_servers.yaml");
-    writeFileSync(
-      config,
-      `servers:\n  - name: remote\n    enabled: true\n    transport: http\n    url: ${running.url}\n    auth: { type: oauth, grant: authorization_code }\n`,
-    );
-    const out: string[] = [];
-    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-      out.push(String(chunk));
-      return true;
-    });
+    const { dir, config, out } = await loginSetup();
     let opened = 0;
     const code = await mcpLoginCommand(
       ["login", "remote", "--config", config, "--state-dir", dir, "--json"],
@@ -130,23 +143,7 @@ describe("agentforge mcp login / logout", () => {
   }, 60_000);
 
   it("keeps a DPoP login's key in the same 0600 file as the tokens bound to it, shown nowhere", async () => {
-    const running: RunningHttpTestServer = await startHttpTestServer({
-      authServer: true,
-      dcr: true,
-      dpop: true,
-    });
-    cleanups.push(() => running.stop());
-    const dir = temp();
-    const config = join(dir, "mcp_servers.yaml");
-    writeFileSync(
-      config,
-      `servers:\n  - name: remote\n    enabled: true\n    transport: http\n    url: ${running.url}\n    auth: { type: oauth, grant: authorization_code }\n`,
-    );
-    const out: string[] = [];
-    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-      out.push(String(chunk));
-      return true;
-    });
+    const { dir, config, out } = await loginSetup({ dpop: true });
     const code = await mcpLoginCommand(
       ["login", "remote", "--config", config, "--state-dir", dir, "--json"],
       { authorize: async (url) => void (await (await fetch(url)).body?.cancel()) },

@@ -8,11 +8,10 @@ import {
   type HttpTestServerOptions,
   httpTestServer,
   type RunningHttpTestServer,
-  startHttpTestServer,
 } from "@agentforge/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPMemoryTokenStore } from "../../src/index.js";
-import { cleanup, manager, onCleanup, textOf } from "./helpers.js";
+import { authTestServer, browser, cleanup, manager, oauthStats, textOf } from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -31,27 +30,24 @@ interface DpopStats {
   rejected: { error: string; description: string }[];
 }
 
-async function server(options: HttpTestServerOptions): Promise<RunningHttpTestServer> {
-  const running = await startHttpTestServer({ authServer: true, dcr: true, ...options });
-  onCleanup(() => running.stop());
-  return running;
-}
-
-async function stats(running: RunningHttpTestServer): Promise<DpopStats> {
-  return (await fetch(`${running.origin}/admin/oauth`)).json() as Promise<DpopStats>;
-}
-
-function browser() {
-  const opened: URL[] = [];
-  const authorize = async (url: URL) => {
-    opened.push(new URL(url));
-    const response = await fetch(url, { redirect: "follow" });
-    await response.body?.cancel();
-  };
-  return { opened, authorize };
-}
+/** The authorization server with dynamic client registration on. */
+const server = (options: HttpTestServerOptions) => authTestServer({ dcr: true, ...options });
+const stats = (running: RunningHttpTestServer) => oauthStats<DpopStats>(running);
 
 const codeAuth: MCPAuthConfig = { type: "oauth", grant: "authorization_code" };
+
+/** One login and call through a first manager (then closed): the store keeps the login and its key. */
+async function loggedInOnce(running: RunningHttpTestServer) {
+  const { opened, authorize } = browser();
+  const store = new MCPMemoryTokenStore();
+  const first = manager([httpTestServer("remote", running.url, { auth: codeAuth })], {
+    authorize,
+    tokenStore: store,
+  });
+  expect(textOf(await first.callTool("remote", "echo", { text: "first" }))).toBe("first");
+  await first.closeAll();
+  return { opened, authorize, store };
+}
 
 describe("DPoP (RFC 9449)", () => {
   it("gets a DPoP-bound token with a proof and presents it with the DPoP scheme and a fresh proof per request", async () => {
@@ -112,14 +108,7 @@ describe("DPoP (RFC 9449)", () => {
 
   it("reuses a stored DPoP-bound token with its stored key in a new manager (no new login)", async () => {
     const running = await server({ dpop: true });
-    const { opened, authorize } = browser();
-    const store = new MCPMemoryTokenStore();
-    const first = manager([httpTestServer("remote", running.url, { auth: codeAuth })], {
-      authorize,
-      tokenStore: store,
-    });
-    expect(textOf(await first.callTool("remote", "echo", { text: "first" }))).toBe("first");
-    await first.closeAll();
+    const { opened, authorize, store } = await loggedInOnce(running);
     const proofsBefore = (await stats(running)).dpop.rsProofs;
 
     const second = manager([httpTestServer("remote", running.url, { auth: codeAuth })], {
@@ -137,14 +126,7 @@ describe("DPoP (RFC 9449)", () => {
 
   it("never sends a stored DPoP-bound token without its key (not as Bearer either): it logs in again", async () => {
     const running = await server({ dpop: true });
-    const { opened, authorize } = browser();
-    const store = new MCPMemoryTokenStore();
-    const first = manager([httpTestServer("remote", running.url, { auth: codeAuth })], {
-      authorize,
-      tokenStore: store,
-    });
-    expect(textOf(await first.callTool("remote", "echo", { text: "first" }))).toBe("first");
-    await first.closeAll();
+    const { opened, authorize, store } = await loggedInOnce(running);
     // The key is gone (a store that lost it, or a record written by another program).
     const record = await store.get("remote");
     const oldToken = record?.tokens?.access_token;

@@ -3,7 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MCPServerConfig } from "@agentforge/mcp-config";
-import { processState } from "@agentforge/test-servers";
+import {
+  type HttpTestServerOptions,
+  processState,
+  type RunningHttpTestServer,
+  startHttpTestServer,
+} from "@agentforge/test-servers";
 import { expect } from "vitest";
 import { MCPClientManager, type MCPClientManagerOptions } from "../../src/index.js";
 
@@ -67,4 +72,27 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error & Re
     return error as Error & Record<string, unknown>;
   }
   throw new Error("expected a rejection");
+}
+
+/** The in-repo authorization server + MCP server (test-servers --auth-server), stopped by `cleanup()`. */
+export async function authTestServer(options: HttpTestServerOptions): Promise<RunningHttpTestServer> {
+  const running = await startHttpTestServer({ authServer: true, ...options });
+  onCleanup(() => running.stop());
+  return running;
+}
+
+/** What the authorization server saw (its /admin/oauth counters), in the shape the test reads. */
+export async function oauthStats<T>(running: RunningHttpTestServer): Promise<T> {
+  return (await fetch(`${running.origin}/admin/oauth`)).json() as Promise<T>;
+}
+
+/** An `authorize` that plays the browser: follow the URL (the server redirects back with a code). */
+export function browser(): { opened: URL[]; authorize: (url: URL) => Promise<void> } {
+  const opened: URL[] = [];
+  const authorize = async (url: URL) => {
+    opened.push(new URL(url));
+    const response = await fetch(url, { redirect: "follow" });
+    await response.body?.cancel();
+  };
+  return { opened, authorize };
 }

@@ -7,15 +7,19 @@ import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MCPAuthConfig } from "@agentforge/mcp-config";
-import {
-  type HttpTestServerOptions,
-  httpTestServer,
-  type RunningHttpTestServer,
-  startHttpTestServer,
-} from "@agentforge/test-servers";
+import { httpTestServer, type RunningHttpTestServer } from "@agentforge/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPConnectionError, MCPMemoryTokenStore, type MCPOAuthTokenStore } from "../../src/index.js";
-import { cleanup, manager, onCleanup, rejectionOf, tempDir, textOf } from "./helpers.js";
+import {
+  authTestServer,
+  browser,
+  cleanup,
+  manager,
+  oauthStats,
+  rejectionOf,
+  tempDir,
+  textOf,
+} from "./helpers.js";
 
 afterEach(cleanup);
 
@@ -41,26 +45,8 @@ interface OAuthStats {
   rejected: { error: string; description: string }[];
 }
 
-async function server(options: HttpTestServerOptions): Promise<RunningHttpTestServer> {
-  const running = await startHttpTestServer({ authServer: true, ...options });
-  onCleanup(() => running.stop());
-  return running;
-}
-
-async function stats(running: RunningHttpTestServer): Promise<OAuthStats> {
-  return (await fetch(`${running.origin}/admin/oauth`)).json() as Promise<OAuthStats>;
-}
-
-/** An `authorize` that plays the browser: follow the URL (the server redirects back with a code). */
-function browser() {
-  const opened: URL[] = [];
-  const authorize = async (url: URL) => {
-    opened.push(new URL(url));
-    const response = await fetch(url, { redirect: "follow" });
-    await response.body?.cancel();
-  };
-  return { opened, authorize };
-}
+const server = authTestServer;
+const stats = (running: RunningHttpTestServer) => oauthStats<OAuthStats>(running);
 
 const codeAuth = (extra: Partial<Extract<MCPAuthConfig, { type: "oauth" }>> = {}): MCPAuthConfig => ({
   type: "oauth",

@@ -81,58 +81,34 @@ class PreIssuedTokenProvider implements OAuthClientProvider {
   }
 }
 
-/** client_credentials that also registers every issued access token with the redactor. */
-class RedactingClientCredentialsProvider extends ClientCredentialsProvider {
-  constructor(
-    options: ConstructorParameters<typeof ClientCredentialsProvider>[0],
-    private readonly redactor: Redactor,
-  ) {
-    super(options);
-  }
-  override saveTokens(tokens: OAuthTokens): void {
-    this.redactor.add(tokens.access_token);
-    this.redactor.add(tokens.refresh_token);
-    super.saveTokens(tokens);
-  }
-  private readonly dpopState = new EphemeralDpop();
-  // The SDK hands every discovery result here; DPoP is used when both servers offer it (dpop-key.ts).
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.dpopState.discovered(state);
-  }
-  /** Sees every answer (the transport's fetch): a `DPoP` challenge from the MCP server. */
-  observe(response: Response): void {
-    this.dpopState.answered(response);
-  }
-  dpop(): Promise<DpopSession> | undefined {
-    return this.dpopState.get(this.redactor);
-  }
-}
-
-/** private_key_jwt client_credentials that also registers every issued token with the redactor. */
-class RedactingPrivateKeyJwtProvider extends PrivateKeyJwtProvider {
-  constructor(
-    options: ConstructorParameters<typeof PrivateKeyJwtProvider>[0],
-    private readonly redactor: Redactor,
-  ) {
-    super(options);
-  }
-  override saveTokens(tokens: OAuthTokens): void {
-    this.redactor.add(tokens.access_token);
-    this.redactor.add(tokens.refresh_token);
-    super.saveTokens(tokens);
-  }
-  private readonly dpopState = new EphemeralDpop();
-  // The SDK hands every discovery result here; DPoP is used when both servers offer it (dpop-key.ts).
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.dpopState.discovered(state);
-  }
-  /** Sees every answer (the transport's fetch): a `DPoP` challenge from the MCP server. */
-  observe(response: Response): void {
-    this.dpopState.answered(response);
-  }
-  dpop(): Promise<DpopSession> | undefined {
-    return this.dpopState.get(this.redactor);
-  }
+/**
+ * A client_credentials provider of the SDK (client secret or private_key_jwt) that registers every issued
+ * token with the redactor and uses DPoP when both servers offer it (dpop-key.ts): the SDK hands every
+ * discovery result to `saveDiscoveryState`, and the transport's fetch shows every answer to `observe`
+ * (a `DPoP` challenge from the MCP server).
+ */
+function guarded<P extends ClientCredentialsProvider | PrivateKeyJwtProvider>(
+  provider: P,
+  redactor: Redactor,
+): P & ObservingProvider {
+  const dpop = new EphemeralDpop();
+  const save = provider.saveTokens.bind(provider);
+  return Object.assign(provider, {
+    saveTokens(tokens: OAuthTokens): void {
+      redactor.add(tokens.access_token);
+      redactor.add(tokens.refresh_token);
+      save(tokens);
+    },
+    saveDiscoveryState(state: OAuthDiscoveryState): void {
+      dpop.discovered(state);
+    },
+    observe(response: Response): void {
+      dpop.answered(response);
+    },
+    dpop(): Promise<DpopSession> | undefined {
+      return dpop.get(redactor);
+    },
+  });
 }
 
 /** The JWS algorithm a private key signs with by default (RFC 7518 names). */
@@ -193,15 +169,15 @@ async function privateKeyJwtProvider(
   }
   // A JWK lets jose import every key form Node reads (PKCS#1, SEC1, PKCS#8) and EdDSA keys.
   const jwk = key.export({ format: "jwk" }) as Record<string, unknown>;
-  return new RedactingPrivateKeyJwtProvider(
-    {
+  return guarded(
+    new PrivateKeyJwtProvider({
       clientId,
       privateKey: jwk,
       algorithm,
       clientName: "agentforge-mcp-client",
       ...(auth.scope ? { scope: auth.scope } : {}),
       ...(auth.issuer ? { expectedIssuer: auth.issuer } : {}),
-    },
+    }),
     redactor,
   );
 }
@@ -240,14 +216,14 @@ export async function oauthProvider(
     "the OAuth client secret",
     serverName,
   );
-  return new RedactingClientCredentialsProvider(
-    {
+  return guarded(
+    new ClientCredentialsProvider({
       clientId,
       clientSecret,
       clientName: "agentforge-mcp-client",
       ...(auth.scope ? { scope: auth.scope } : {}),
       ...(auth.issuer ? { expectedIssuer: auth.issuer } : {}),
-    },
+    }),
     redactor,
   );
 }
