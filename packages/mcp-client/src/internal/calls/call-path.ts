@@ -169,10 +169,13 @@ export class CallPath {
             : this.knownTaskSupport(toolName);
         if (support === "required") throw this.tasksUnsupported(toolName);
       }
-      if (modern && current.built.kind !== "stdio" && this.cache.mirrorsHeaders(toolName)) {
+      const overHttp2026 = modern && current.built.kind !== "stdio";
+      const definition = overHttp2026 ? this.cache.definition(toolName) : undefined;
+      if (overHttp2026 && (!definition || this.cache.mirrorsHeaders(toolName))) {
         // 2026-07-28 over HTTP, a tool with `x-mcp-header` parameters: the SDK's callTool mirrors them
         // into `Mcp-Param-*` headers (and checks structuredContent against the definition it is given).
-        const definition = this.cache.definition(toolName);
+        // A tool not in the last list goes there too: the SDK then takes the definition from its own
+        // cache and, on a header mismatch, lists the tools again and retries once.
         if (definition) request.toolDefinition = definition;
         send = () => client.callTool(params, request);
       } else {

@@ -42,6 +42,12 @@ import { SignalFanout } from "./signal-fanout.js";
  */
 export const IDLE_SOCKET_MS = 1_500;
 
+/**
+ * The most times one request's own signal is handed to this fetch: the SDK's DPoP nonce retry sends a
+ * request again with the same init, and each send may be retried once here (see `mayRepeat`).
+ */
+const MAX_SENDS_OF_ONE_REQUEST = 4;
+
 /** The socket failures that may be a server's keep-alive close racing the request. */
 const CLOSED_CODES = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
 
@@ -210,19 +216,22 @@ export function keepAliveFetch(
   let agent: Agent | undefined;
   // The fresh connections of retries: each used for one request, closed with the agent.
   const fresh = new Set<Client>();
-  // A signal seen on more than one request is the transport's long-lived one: it reaches undici through a
-  // signal of each request's own (see signal-fanout.ts: undici would pile one listener per request on
-  // it until garbage collection). A signal seen once (a per-request signal, as 2026-07-28's transport
-  // passes) goes as it is: a listener of ours on it could keep it, and all it holds, alive.
-  const seen = new WeakSet<AbortSignal>();
+  // A signal seen on more than MAX_SENDS_OF_ONE_REQUEST requests is the transport's long-lived one: it
+  // reaches undici through a signal of each request's own (see signal-fanout.ts: undici would pile one
+  // listener per request on it until garbage collection). A signal seen fewer times may be one request's
+  // own (as 2026-07-28's transport passes), sent again by a retry: it goes as it is — a listener of ours
+  // on such a signal could keep it, and all it holds, alive as long as the transport.
+  const sightings = new WeakMap<AbortSignal, number>();
   const fanouts = new WeakMap<AbortSignal, SignalFanout>();
   const requestSignal = (signal: AbortSignal): AbortSignal => {
     const known = fanouts.get(signal);
     if (known) return known.signal();
-    if (!seen.has(signal)) {
-      seen.add(signal);
+    const seen = (sightings.get(signal) ?? 0) + 1;
+    if (seen <= MAX_SENDS_OF_ONE_REQUEST) {
+      sightings.set(signal, seen);
       return signal;
     }
+    sightings.delete(signal);
     const fanout = new SignalFanout(signal);
     fanouts.set(signal, fanout);
     return fanout.signal();
