@@ -388,6 +388,7 @@ interface MCPOAuthDpopKey {
     publicJwk: Record<string, unknown>;
     privateJwk: Record<string, unknown>;
     thumbprint: string;
+    issuer?: string;
 }
 
 // MCPOAuthRecord

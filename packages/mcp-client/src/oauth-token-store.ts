@@ -45,6 +45,12 @@ export interface MCPOAuthDpopKey {
   privateJwk: Record<string, unknown>;
   /** The RFC 7638 SHA-256 thumbprint of the public key (the token's `cnf.jkt`). */
   thumbprint: string;
+  /**
+   * The authorization server (its metadata `issuer`) the key was made for. A key is never shown to
+   * another authorization server: when the server names a new one, a new key is made. A key stored
+   * without it counts as made for the record's `issuer`.
+   */
+  issuer?: string;
 }
 
 /**

@@ -3,6 +3,8 @@
 // token request's proof, checks every proof at /mcp in full (signature with the header's JWK, htm, htu,
 // iat, unused jti, ath, the token's key), demands nonces with --dpop-nonce, and refuses a bound token
 // sent as Bearer. Driven through the real MCPClientManager.
+
+import { generateKeyPairSync, randomUUID, sign } from "node:crypto";
 import type { MCPAuthConfig } from "@agentforge/mcp-config";
 import {
   type HttpTestServerOptions,
@@ -201,5 +203,52 @@ describe("DPoP (RFC 9449)", () => {
     expect(seen.dpop.rsProofs).toBeGreaterThanOrEqual(3);
     expect(seen.dpop.rejected).toEqual([]);
     expect(seen.dpop.bearerWithBoundToken).toBe(0);
+  });
+
+  it("the test authorization server refuses proofs with an algorithm it does not advertise, or a key not of the algorithm", async () => {
+    const running = await server({ dpop: true, dpopAlgs: ["ES256"] });
+    const registered = await fetch(`${running.origin}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        token_endpoint_auth_method: "none",
+        redirect_uris: ["http://127.0.0.1:1/callback"],
+      }),
+    });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const tokenUrl = `${running.origin}/token`;
+    /** A DPoP proof for the token request, signed by hand: `alg` in the header, a key on `curve`. */
+    const proof = (alg: string, curve: string, hash: string) => {
+      const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: curve });
+      const jwk = publicKey.export({ format: "jwk" });
+      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+      const input = `${part({ typ: "dpop+jwt", alg, jwk })}.${part({ jti: randomUUID(), htm: "POST", htu: tokenUrl, iat: Math.floor(Date.now() / 1000) })}`;
+      const signature = sign(hash, Buffer.from(input), { key: privateKey, dsaEncoding: "ieee-p1363" });
+      return `${input}.${signature.toString("base64url")}`;
+    };
+    const tokenRequest = async (dpop: string) => {
+      const response = await fetch(tokenUrl, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", dpop },
+        body: new URLSearchParams({ grant_type: "authorization_code", client_id, code: "no-such-code" }),
+      });
+      return { status: response.status, ...((await response.json()) as { error: string }) };
+    };
+    // A well-formed ES256 proof passes the proof check (the made-up code is what fails).
+    expect(await tokenRequest(proof("ES256", "P-256", "sha256"))).toMatchObject({ error: "invalid_grant" });
+    // ES384 is a fine algorithm, but this server only advertises ES256.
+    expect(await tokenRequest(proof("ES384", "P-384", "sha384"))).toMatchObject({
+      status: 400,
+      error: "invalid_dpop_proof",
+    });
+    // The header says ES256, the key is a P-384 key (the signature itself verifies).
+    expect(await tokenRequest(proof("ES256", "P-384", "sha256"))).toMatchObject({
+      status: 400,
+      error: "invalid_dpop_proof",
+    });
+    expect((await stats(running)).dpop.rejected).toEqual([
+      "token: alg is not one this server advertises",
+      "token: the jwk is not a key for alg",
+    ]);
   });
 });

@@ -60,6 +60,14 @@ function thumbprint(jwk) {
 }
 
 const DPOP_ALGS = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "EdDSA"];
+
+/** Whether a JWK is a key `alg` signs with (RFC 7518 §3: the key type, and the curve for EC and OKP). */
+function keyFitsAlg(jwk, alg) {
+  const curves = { ES256: "P-256", ES384: "P-384", ES512: "P-521" };
+  if (curves[alg]) return jwk.kty === "EC" && jwk.crv === curves[alg];
+  if (alg === "EdDSA") return jwk.kty === "OKP" && (jwk.crv === "Ed25519" || jwk.crv === "Ed448");
+  return jwk.kty === "RSA";
+}
 /** How far a proof's `iat` may be from now (seconds). */
 const DPOP_IAT_WINDOW = 120;
 
@@ -67,9 +75,11 @@ const DPOP_IAT_WINDOW = 120;
  * Check a DPoP proof (RFC 9449 §4.3) for a request: one compact JWS of `typ` dpop+jwt, an asymmetric
  * `alg`, a public `jwk` header (no private members) that verifies the signature, `htm` and `htu` of
  * this request, a recent `iat`, a `jti` never seen before (`seen`), `ath` = base64url(SHA-256(token))
- * when a token is presented, and `nonce` when one is required. Returns { jkt } or { error, nonce? }.
+ * when a token is presented, and `nonce` when one is required. Only the algorithms the server
+ * advertises (`algs`, its dpop_signing_alg_values_supported) are taken, each only with a key of its
+ * type and curve. Returns { jkt } or { error, nonce? }.
  */
-function dpopProof(header, { method, url, accessToken, nonce, seen }) {
+function dpopProof(header, { method, url, accessToken, nonce, seen, algs }) {
   if (typeof header !== "string" || !header || header.includes(",")) {
     return { error: "exactly one DPoP proof is required" };
   }
@@ -81,8 +91,10 @@ function dpopProof(header, { method, url, accessToken, nonce, seen }) {
   }
   if (head.typ !== "dpop+jwt") return { error: "typ is not dpop+jwt" };
   if (!DPOP_ALGS.includes(head.alg)) return { error: "alg is not an asymmetric algorithm" };
+  if (!algs.includes(head.alg)) return { error: "alg is not one this server advertises" };
   const jwk = head.jwk;
   if (!jwk || typeof jwk !== "object") return { error: "no jwk header" };
+  if (!keyFitsAlg(jwk, head.alg)) return { error: "the jwk is not a key for alg" };
   if (["d", "p", "q", "dp", "dq", "qi"].some((member) => member in jwk)) {
     return { error: "the jwk header holds a private key" };
   }
@@ -393,6 +405,7 @@ export function createOAuthServer(options, getOrigin) {
           url: `${getOrigin()}/token`,
           nonce: options.dpopNonce ? nonces.as : undefined,
           seen: seenJtis,
+          algs: dpopAlgs,
         });
         if (proof.nonce) {
           stats.dpop.asNonceChallenges++;
@@ -520,6 +533,7 @@ export function createOAuthServer(options, getOrigin) {
           accessToken: token,
           nonce: options.dpopNonce ? nonces.rs : undefined,
           seen: seenJtis,
+          algs: dpopAlgs,
         });
         if (proof.nonce) {
           stats.dpop.rsNonceChallenges++;

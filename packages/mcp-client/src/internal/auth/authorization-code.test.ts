@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { DpopSession } from "@modelcontextprotocol/client";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPMemoryTokenStore } from "../../oauth-token-store.js";
 import { Redactor } from "../shared/redactor.js";
 import { AuthorizationCodeProvider, isUnauthorizedError } from "./authorization-code.js";
@@ -180,5 +181,114 @@ describe("AuthorizationCodeProvider DPoP", () => {
     await p.invalidateCredentials("tokens");
     expect(store.get("remote")?.dpopKey).toBeUndefined();
     expect(await p.dpop()).toBeUndefined();
+  });
+
+  const movedMetadata = {
+    authorizationServerUrl: "https://as2.example",
+    authorizationServerMetadata: {
+      ...dpopMetadata.authorizationServerMetadata,
+      issuer: "https://as2.example",
+      authorization_endpoint: "https://as2.example/authorize",
+      token_endpoint: "https://as2.example/token",
+    },
+    resourceMetadata: { resource: URL_, dpop_bound_access_tokens_required: true },
+  };
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("never shows a key made for one authorization server to another (SEP-2352 migration): a new key is made", async () => {
+    const store = new MCPMemoryTokenStore();
+    const p = provider(store);
+    await p.saveDiscoveryState({ ...dpopMetadata, resourceMetadata: movedMetadata.resourceMetadata });
+    const first = await p.dpop();
+    expect(store.get("remote")?.dpopKey?.issuer).toBe("https://as.example");
+    await p.saveTokens(
+      { access_token: "old-token", token_type: "DPoP", refresh_token: "r" },
+      { issuer: "https://as.example" },
+    );
+    // The MCP server now names another authorization server: the SDK discovers it, then signs the
+    // token request with dpop().
+    await p.saveDiscoveryState(movedMetadata);
+    const second = await p.dpop();
+    expect(second?.thumbprint).toBeDefined();
+    expect(second?.thumbprint).not.toBe(first?.thumbprint);
+    expect(store.get("remote")?.dpopKey).toMatchObject({
+      issuer: "https://as2.example",
+      thumbprint: second?.thumbprint,
+    });
+    // The tokens bound to the old key are not used.
+    expect(store.get("remote")?.tokens?.access_token).toBe("");
+    await p.saveTokens({ access_token: "new-token", token_type: "DPoP" }, { issuer: "https://as2.example" });
+    expect(store.get("remote")?.dpopKey?.thumbprint).toBe(second?.thumbprint);
+    expect((await p.dpop())?.thumbprint).toBe(second?.thumbprint);
+  });
+
+  it("takes a key stored without its issuer as made for the record's issuer", async () => {
+    const store = new MCPMemoryTokenStore();
+    const dpopKey = await createDpopKey("ES256");
+    expect(dpopKey.issuer).toBeUndefined();
+    const record = {
+      url: URL_,
+      issuer: "https://as.example",
+      tokens: { access_token: "bound-token", token_type: "DPoP" },
+      discoveryState: dpopMetadata,
+      dpopKey,
+    };
+    store.set("remote", record);
+    expect((await provider(store).dpop())?.thumbprint).toBe(dpopKey.thumbprint);
+    store.set("remote", { ...record, discoveryState: movedMetadata });
+    const moved = await provider(store).dpop();
+    expect(moved?.thumbprint).not.toBe(dpopKey.thumbprint);
+    expect(store.get("remote")?.dpopKey?.issuer).toBe("https://as2.example");
+  });
+
+  it("drops a key made for the previous authorization server when the client registers with a new one", async () => {
+    const store = new MCPMemoryTokenStore();
+    store.set("remote", {
+      url: URL_,
+      issuer: "https://as.example",
+      dpopKey: await createDpopKey("ES256", "https://as.example"),
+    });
+    await provider(store).saveClientInformation({ client_id: "c" }, { issuer: "https://as2.example" });
+    expect(store.get("remote")?.dpopKey).toBeUndefined();
+  });
+
+  it("warns, naming the server but never the key, when a stored key cannot be used", async () => {
+    const store = new MCPMemoryTokenStore();
+    const dpopKey = await createDpopKey("ES256", "https://as.example");
+    const damaged = { ...dpopKey, privateJwk: { ...dpopKey.privateJwk, d: "broken" } };
+    store.set("remote", {
+      url: URL_,
+      issuer: "https://as.example",
+      tokens: { access_token: "bound-token", token_type: "DPoP", refresh_token: "r" },
+      discoveryState: { ...dpopMetadata, resourceMetadata: movedMetadata.resourceMetadata },
+      dpopKey: damaged,
+    });
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    const session = await provider(store).dpop();
+    expect(warn).toHaveBeenCalledTimes(1);
+    const [text, options] = warn.mock.calls[0] as unknown as [string, { code: string }];
+    expect(options.code).toBe("AGENTFORGE_DPOP_KEY_UNUSABLE");
+    expect(text).toContain('"remote"');
+    expect(text).not.toContain("broken");
+    expect(text).not.toContain(dpopKey.thumbprint);
+    // A new key replaces it; the bound access token is not used.
+    expect(session?.thumbprint).not.toBe(dpopKey.thumbprint);
+    expect(store.get("remote")?.tokens?.access_token).toBe("");
+    // Said once: the damaged key is gone.
+    await provider(store).dpop();
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it("does not keep a session that failed to start: the next request tries again", async () => {
+    const store = new MCPMemoryTokenStore();
+    const p = provider(store);
+    await p.saveDiscoveryState({ ...dpopMetadata, resourceMetadata: movedMetadata.resourceMetadata });
+    vi.spyOn(DpopSession, "create").mockRejectedValueOnce(new Error("no crypto today"));
+    await expect(p.dpop()).rejects.toThrow("no crypto today");
+    const session = await p.dpop();
+    expect(session?.thumbprint).toBe(store.get("remote")?.dpopKey?.thumbprint);
   });
 });

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { EnvSource, MCPAuthConfig } from "@agentforge/mcp-config";
+import { type EnvSource, emitProcessWarning, type MCPAuthConfig } from "@agentforge/mcp-config";
 import type {
   DpopKeyPair,
   FetchLike,
@@ -282,6 +282,7 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
     this.options.redactor.add((information as { client_secret?: string }).client_secret);
     const record = await this.load();
     if (!sameIssuer(record, context)) delete record.tokens; // issued by the previous authorization server
+    if (!keyFor(record, context?.issuer)) delete record.dpopKey; // made for the previous one
     if (context?.issuer) record.issuer = context.issuer;
     record.clientInformation = information;
     await this.persist();
@@ -306,6 +307,7 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
     this.options.redactor.add(tokens.refresh_token);
     const record = await this.load();
     if (!sameIssuer(record, context)) delete record.tokens;
+    if (!keyFor(record, context?.issuer)) delete record.dpopKey;
     if (context?.issuer) record.issuer = context.issuer;
     // A refresh answer may leave the refresh token out: the old one stays valid then.
     record.tokens =
@@ -371,10 +373,21 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
 
   private async currentDpop(): Promise<DpopSession | undefined> {
     const record = await this.load();
-    if (record.dpopKey && this.dpopSession?.key === record.dpopKey) return this.dpopSession.session;
-    const restored = record.dpopKey ? await restoreDpopKey(record.dpopKey) : undefined;
-    if (record.dpopKey && restored) return this.remember(record.dpopKey, restored);
-    // No key, or one that cannot be used: a DPoP-bound access token from the record is dead.
+    // A key made for another authorization server (SEP-2352 migration) is never shown to this one.
+    const issuer = record.discoveryState?.authorizationServerMetadata?.issuer;
+    const key = keyFor(record, issuer) ? record.dpopKey : undefined;
+    if (key && this.dpopSession?.key === key) return this.dpopSession.session;
+    const restored = key ? await restoreDpopKey(key) : undefined;
+    if (key && restored) return this.remember(key, restored);
+    if (key) {
+      // Never the key itself in the text: only that it is unusable, and what follows.
+      emitProcessWarning(
+        `The stored DPoP key of MCP server "${this.options.serverName}" cannot be used (damaged or of an unknown kind); the tokens bound to it are dropped and a new login may be needed.`,
+        "AGENTFORGE_DPOP_KEY_UNUSABLE",
+      );
+    }
+    // No key, or one that cannot be used here: a DPoP-bound access token from the record is dead.
+    const dropped = record.dpopKey !== undefined;
     const orphaned = isDpopBound(record.tokens) && record.tokens?.access_token;
     if (orphaned && record.tokens) record.tokens = { ...record.tokens, access_token: "" };
     delete record.dpopKey;
@@ -382,10 +395,10 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
     const resourceDpop = this.resourceDpop || resourceOffersDpop(record.discoveryState?.resourceMetadata);
     const alg = resourceDpop ? dpopAlgorithm(record.discoveryState?.authorizationServerMetadata) : undefined;
     if (alg) {
-      record.dpopKey = await createDpopKey(alg);
+      record.dpopKey = await createDpopKey(alg, issuer);
       this.options.redactor.add(record.dpopKey.privateJwk.d as string | undefined);
     }
-    if (alg || orphaned) await this.persist();
+    if (alg || orphaned || dropped) await this.persist();
     const keyPair = record.dpopKey ? await restoreDpopKey(record.dpopKey) : undefined;
     return record.dpopKey && keyPair ? this.remember(record.dpopKey, keyPair) : undefined;
   }
@@ -393,6 +406,11 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   private remember(key: MCPOAuthDpopKey, keyPair: DpopKeyPair): Promise<DpopSession> {
     const session = redactedSession(DpopSession.create({ keyPair }), this.options.redactor);
     this.dpopSession = { key, session };
+    // A session that failed to start is not kept: the next request tries again (the caller still
+    // sees the failure through the promise it was handed).
+    session.catch(() => {
+      if (this.dpopSession?.session === session) this.dpopSession = undefined;
+    });
     return session;
   }
 
@@ -553,6 +571,16 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
 }
 
 /** Whether the stored credentials belong to the authorization server the SDK resolved (or either is unknown). */
+/**
+ * Whether the record's DPoP key (if any) may be used with the authorization server `issuer`: it was
+ * made for it. A key stored without its issuer counts as made for the record's issuer; when either
+ * side is unknown there is nothing to compare.
+ */
+function keyFor(record: MCPOAuthRecord, issuer: string | undefined): boolean {
+  const keyIssuer = record.dpopKey?.issuer ?? record.issuer;
+  return !record.dpopKey || !issuer || !keyIssuer || keyIssuer === issuer;
+}
+
 function sameIssuer(record: MCPOAuthRecord, context: OAuthClientInformationContext | undefined): boolean {
   return !context?.issuer || !record.issuer || record.issuer === context.issuer;
 }

@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { DpopSession } from "@modelcontextprotocol/client";
+import { describe, expect, it, vi } from "vitest";
 import { Redactor } from "../shared/redactor.js";
 import {
   createDpopKey,
@@ -149,5 +150,22 @@ describe("EphemeralDpop (client_credentials)", () => {
     const proof = (await first?.buildProof({ htm: "POST", htu: "https://rs.example/mcp" })) as string;
     expect(redactor.redact(`echoed: DPoP: ${proof}; done`)).toBe("echoed: DPoP: [REDACTED]; done");
     expect(redactor.leaks(proof)).toBe(true);
+  });
+
+  it("does not keep a session that failed to start: the next request tries again", async () => {
+    const dpop = new EphemeralDpop();
+    dpop.discovered({
+      authorizationServerUrl: "https://as.example",
+      authorizationServerMetadata: metadata(["ES256"]),
+    });
+    dpop.answered(new Response(null, { status: 401, headers: { "www-authenticate": 'DPoP algs="ES256"' } }));
+    const create = vi.spyOn(DpopSession, "create").mockRejectedValueOnce(new Error("no crypto today"));
+    try {
+      await expect(dpop.get(new Redactor())).rejects.toThrow("no crypto today");
+      const second = await dpop.get(new Redactor());
+      expect(second?.alg).toBe("ES256");
+    } finally {
+      create.mockRestore();
+    }
   });
 });

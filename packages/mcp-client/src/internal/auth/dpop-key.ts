@@ -56,11 +56,21 @@ export function isDpopBound(tokens: { token_type?: string } | undefined): boolea
   return tokens?.token_type?.toLowerCase() === "dpop";
 }
 
-/** A new key pair for `alg`, in the form a token store keeps it (JWKs; the private one is secret). */
-export async function createDpopKey(alg: EcAlg): Promise<MCPOAuthDpopKey> {
+/**
+ * A new key pair for `alg`, in the form a token store keeps it (JWKs; the private one is secret),
+ * made for the authorization server `issuer` (the key is never used with another one).
+ */
+export async function createDpopKey(alg: EcAlg, issuer?: string): Promise<MCPOAuthDpopKey> {
   const pair = await generateDpopKeyPair({ alg, extractable: true });
   const privateJwk = { ...(await globalThis.crypto.subtle.exportKey("jwk", pair.privateKey)) };
-  return { alg, publicJwk: { ...pair.publicJwk }, privateJwk, thumbprint: pair.thumbprint };
+  const key: MCPOAuthDpopKey = {
+    alg,
+    publicJwk: { ...pair.publicJwk },
+    privateJwk,
+    thumbprint: pair.thumbprint,
+  };
+  if (issuer) key.issuer = issuer;
+  return key;
 }
 
 /** The stored key as a signing key pair (imported non-extractable), or undefined if it is unusable. */
@@ -120,13 +130,18 @@ export class EphemeralDpop {
     if (isDpopChallenge(response)) this.resourceDpop = true;
   }
 
-  /** The session once both sides offered DPoP (kept from then on). */
+  /** The session once both sides offered DPoP (kept from then on, unless it failed to start). */
   get(redactor: Redactor): Promise<DpopSession> | undefined {
     if (this.session) return this.session;
     if (!this.resourceDpop) return undefined;
     const alg = dpopAlgorithm(this.metadata);
     if (!alg) return undefined;
-    this.session = redactedSession(DpopSession.create({ alg }), redactor);
-    return this.session;
+    const session = redactedSession(DpopSession.create({ alg }), redactor);
+    this.session = session;
+    // A session that failed to start is not kept: the next request tries again.
+    session.catch(() => {
+      if (this.session === session) this.session = undefined;
+    });
+    return session;
   }
 }
