@@ -5,6 +5,7 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from "n
 import { httpTestServer, type RunningHttpTestServer, startHttpTestServer } from "@agentforge/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPConnectionError, type MCPDisconnectedEvent } from "../../src/index.js";
+import { IDLE_SOCKET_MS } from "../../src/internal/transport/keep-alive-fetch.js";
 import { cleanup, manager, onCleanup, rejectionOf, textOf } from "./helpers.js";
 
 afterEach(cleanup);
@@ -200,6 +201,22 @@ describe("kept-alive sockets closed by the server", () => {
     expect(textOf(await m.callTool("remote", "add", { a: 20, b: 22 }))).toBe("42");
     expect(newToolCalls()).toEqual([{ reused: false, action: "forward" }]);
     expect(await runs(running, "add")).toBe(1);
+    expect(disconnected).toEqual([]);
+  });
+
+  it("a socket idle past the idle limit whose timer has not fired (a busy event loop) is not written on: a plain call goes on a fresh socket and runs once", async () => {
+    const { running, m, disconnected, newToolCalls } = await setUp();
+    await m.listTools("remote");
+    // Keep the event loop busy past the idle limit, as a loaded machine does: undici's idle timer cannot
+    // close the socket, which a server might be closing right now.
+    const busyUntil = performance.now() + IDLE_SOCKET_MS + 300;
+    while (performance.now() < busyUntil) {
+      // busy
+    }
+    expect(textOf(await m.callTool("remote", "echo", { text: "fresh" }))).toBe("fresh");
+    // The proxy saw it once, on a new socket: the stale one was closed before a byte was written.
+    expect(newToolCalls()).toEqual([{ reused: false, action: "forward" }]);
+    expect(await echoRuns(running)).toBe(2); // the warm-up, and this one once
     expect(disconnected).toEqual([]);
   });
 

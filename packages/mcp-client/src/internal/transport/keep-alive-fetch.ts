@@ -56,7 +56,12 @@ export interface Attempt {
   socket?: Socket;
   reused: boolean;
   bytesReadAtSend: number;
+  /** Its socket had been idle too long: closed by us before one byte was written (see onSendHeaders). */
+  stale?: boolean;
 }
+
+/** When each socket last finished an answer: it is idle from then until its next request. */
+const idleSince = new WeakMap<Socket, number>();
 
 /** How many requests each socket has carried (sockets of every keep-alive fetch). */
 const requestsSent = new WeakMap<Socket, number>();
@@ -78,6 +83,17 @@ function onSendHeaders(message: unknown): void {
   attempt.socket = socket;
   attempt.reused = sent > 0;
   attempt.bytesReadAtSend = socket.bytesRead;
+  const idle = idleSince.get(socket);
+  idleSince.delete(socket);
+  // undici closes an idle socket on a timer, which fires late when the event loop is busy: a socket idle
+  // for longer than IDLE_SOCKET_MS (measured, not timed) may be the one a server is closing right now.
+  // It is closed here, before one byte of the request is written, and the request goes out again on a
+  // fresh connection — any request, as the server cannot have seen it (seen at load 40: a tools/call on
+  // such a socket met the server's keep-alive close and failed CONNECTION_LOST).
+  if (attempt.reused && idle !== undefined && performance.now() - idle > IDLE_SOCKET_MS) {
+    attempt.stale = true;
+    socket.destroy();
+  }
 }
 
 function listen(): void {
@@ -119,6 +135,7 @@ class SendWatch implements Dispatcher.DispatchHandler {
     controller: Dispatcher.DispatchController,
     trailers: Parameters<NonNullable<Dispatcher.DispatchHandler["onResponseEnd"]>>[1],
   ): void {
+    if (this.attempt.socket) idleSince.set(this.attempt.socket, performance.now());
     this.inner.onResponseEnd?.(controller, trailers);
   }
   onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
@@ -252,12 +269,12 @@ export function keepAliveFetch(
     try {
       return await send(input, init, watched);
     } catch (error) {
-      if (
-        !closedBeforeAnswer(attempt, error) ||
-        init?.signal?.aborted ||
-        !mayRepeat(input, init, repeatableTool)
-      )
-        throw error;
+      // A stale socket closed by us carried nothing: any request goes again. Otherwise only the race above,
+      // and only a request that cannot do anything twice.
+      const again = attempt.stale
+        ? true
+        : closedBeforeAnswer(attempt, error) && mayRepeat(input, init, repeatableTool);
+      if (!again || init?.signal?.aborted) throw error;
       const once = new Client(new URL(String(input)).origin, socketOptions);
       fresh.add(once);
       try {
