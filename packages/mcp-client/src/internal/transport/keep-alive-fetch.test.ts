@@ -8,6 +8,7 @@ import {
   IDLE_SOCKET_MS,
   keepAliveFetch,
   mayRepeat,
+  staleAfterMs,
 } from "./keep-alive-fetch.js";
 
 /** An attempt on a socket that has read `bytesRead` bytes now, `bytesReadAtSend` when the request went out. */
@@ -92,6 +93,15 @@ describe("mayRepeat (which requests can be sent twice without doing anything twi
     expect(mayRepeat(url, { method: "POST", body: new URLSearchParams({ a: "b" }) }, readOnly)).toBe(false);
     expect(mayRepeat(url, { method: "POST", body: new Uint8Array([1]) }, readOnly)).toBe(false);
     expect(mayRepeat(new Request(url) as unknown as string, undefined, readOnly)).toBe(false);
+  });
+});
+
+describe("staleAfterMs (how long a socket may have been idle and still be written on)", () => {
+  it("a second under what the server announced, never under IDLE_SOCKET_MS; IDLE_SOCKET_MS without one", () => {
+    expect(staleAfterMs(5_000)).toBe(4_000);
+    expect(staleAfterMs(2_000)).toBe(IDLE_SOCKET_MS);
+    expect(staleAfterMs(1_000)).toBe(IDLE_SOCKET_MS);
+    expect(staleAfterMs(undefined)).toBe(IDLE_SOCKET_MS);
   });
 });
 

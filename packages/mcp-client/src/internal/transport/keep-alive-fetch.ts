@@ -62,6 +62,24 @@ export interface Attempt {
 
 /** When each socket last finished an answer: it is idle from then until its next request. */
 const idleSince = new WeakMap<Socket, number>();
+/** The keep-alive timeout each socket's server announced (`Keep-Alive: timeout=N`), in ms. */
+const serverIdleLimit = new WeakMap<Socket, number>();
+
+/**
+ * How long a socket may have been idle and still be written on, in ms: a second under the keep-alive
+ * timeout its server announced, and IDLE_SOCKET_MS when it announced none (any server may then close
+ * an idle socket soon: gunicorn after 2 s).
+ */
+export function staleAfterMs(announcedMs: number | undefined): number {
+  return announcedMs === undefined ? IDLE_SOCKET_MS : Math.max(IDLE_SOCKET_MS, announcedMs - 1_000);
+}
+
+/** The `timeout=N` of a `Keep-Alive` response header, in ms. */
+function announcedTimeout(headers: unknown): number | undefined {
+  const value = (headers as Record<string, string | string[] | undefined> | undefined)?.["keep-alive"];
+  const match = /(?:^|,)\s*timeout\s*=\s*(\d+)/i.exec(Array.isArray(value) ? value.join(",") : (value ?? ""));
+  return match ? Number(match[1]) * 1000 : undefined;
+}
 
 /** How many requests each socket has carried (sockets of every keep-alive fetch). */
 const requestsSent = new WeakMap<Socket, number>();
@@ -86,11 +104,16 @@ function onSendHeaders(message: unknown): void {
   const idle = idleSince.get(socket);
   idleSince.delete(socket);
   // undici closes an idle socket on a timer, which fires late when the event loop is busy: a socket idle
-  // for longer than IDLE_SOCKET_MS (measured, not timed) may be the one a server is closing right now.
+  // for nearly as long as its server keeps idle sockets (measured, not timed; staleAfterMs) may be the
+  // one the server is closing right now.
   // It is closed here, before one byte of the request is written, and the request goes out again on a
   // fresh connection — any request, as the server cannot have seen it (seen at load 40: a tools/call on
   // such a socket met the server's keep-alive close and failed CONNECTION_LOST).
-  if (attempt.reused && idle !== undefined && performance.now() - idle > IDLE_SOCKET_MS) {
+  if (
+    attempt.reused &&
+    idle !== undefined &&
+    performance.now() - idle > staleAfterMs(serverIdleLimit.get(socket))
+  ) {
     attempt.stale = true;
     socket.destroy();
   }
@@ -126,6 +149,8 @@ class SendWatch implements Dispatcher.DispatchHandler {
     headers: Parameters<NonNullable<Dispatcher.DispatchHandler["onResponseStart"]>>[2],
     statusMessage?: string,
   ): void {
+    const announced = announcedTimeout(headers);
+    if (this.attempt.socket && announced !== undefined) serverIdleLimit.set(this.attempt.socket, announced);
     this.inner.onResponseStart?.(controller, statusCode, headers, statusMessage);
   }
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
