@@ -105,8 +105,7 @@ function onSendHeaders(message: unknown): void {
   idleSince.delete(socket);
   // undici closes an idle socket on a timer, which fires late when the event loop is busy: a socket idle
   // for nearly as long as its server keeps idle sockets (measured, not timed; staleAfterMs) may be the
-  // one the server is closing right now.
-  // It is closed here, before one byte of the request is written, and the request goes out again on a
+  // one the server is closing right now. It is closed here, before one byte of the request is written, and the request goes out again on a
   // fresh connection — any request, as the server cannot have seen it (seen at load 40: a tools/call on
   // such a socket met the server's keep-alive close and failed CONNECTION_LOST).
   if (
@@ -296,9 +295,9 @@ export function keepAliveFetch(
     } catch (error) {
       // A stale socket closed by us carried nothing: any request goes again. Otherwise only the race above,
       // and only a request that cannot do anything twice.
-      const again = attempt.stale
-        ? true
-        : closedBeforeAnswer(attempt, error) && mayRepeat(input, init, repeatableTool);
+      const again =
+        attempt.stale === true ||
+        (closedBeforeAnswer(attempt, error) && mayRepeat(input, init, repeatableTool));
       if (!again || init?.signal?.aborted) throw error;
       const once = new Client(new URL(String(input)).origin, socketOptions);
       fresh.add(once);
