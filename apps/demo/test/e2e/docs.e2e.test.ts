@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { agentforge, killRunning, limited } from "./cli.js";
-import { exampleServerBin } from "./mcp-fixtures.js";
+import { exampleServerBin, SERVER_START_SECONDS } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-docs-"));
 afterEach(killRunning);
@@ -52,12 +52,14 @@ function config(
   - name: filesystem
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: ["${exampleServerBin("filesystem")}"]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
   - name: sequential-thinking
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: ["${exampleServerBin("sequential-thinking")}"]
     env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
@@ -263,6 +265,7 @@ describe("agentforge docs (offline, real MCP servers)", () => {
       `  - name: witness
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: ${JSON.stringify(["-e", `require("node:fs").appendFileSync(${JSON.stringify(witness)}, "started\\n"); process.exit(0)`])}`,
       "documentation: [filesystem.*, sequential-thinking.*, witness.*]",

@@ -9,7 +9,7 @@ import { startModelServer } from "@agentforge/model-servers";
 import { MODERN_TEST_SERVER, TASK_TOOLS_TEST_SERVER } from "@agentforge/test-servers";
 import { describe, expect, it } from "vitest";
 import { agentforge } from "./cli.js";
-import { readSse, startServe } from "./mcp-fixtures.js";
+import { readSse, SERVER_START_SECONDS, startServe } from "./mcp-fixtures.js";
 import { servedRunsScope, writeRoster } from "./protocol-fixtures.js";
 
 const { base, models, served } = servedRunsScope("agentforge-era-");
@@ -23,13 +23,13 @@ function roster(): string {
     transport: stdio
     command: \${NODE}
     args: [${JSON.stringify(MODERN_TEST_SERVER)}, "--stdio"]
-    connection_timeout: 60
+    connection_timeout: ${SERVER_START_SECONDS}
   - name: jobs
     enabled: true
     transport: stdio
     command: \${NODE}
     args: [${JSON.stringify(TASK_TOOLS_TEST_SERVER)}]
-    connection_timeout: 60
+    connection_timeout: ${SERVER_START_SECONDS}
 permissions:
   documentation: [filesystem.*, modern.ask_twice, jobs.*]
 `,

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { agentforge, killRunning } from "./cli.js";
-import { exampleServerBin } from "./mcp-fixtures.js";
+import { exampleServerBin, SERVER_START_SECONDS } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-hostile-"));
 afterEach(killRunning);
@@ -25,16 +25,19 @@ function roster(): string {
   - name: twice
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: ["${STDIO_TEST_SERVER}", "--duplicate-tools"]
   - name: odd
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: ["${STDIO_TEST_SERVER}", "--hostile-tools"]
   - name: filesystem
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: ["${filesystemBin}"]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }

@@ -298,13 +298,15 @@ describe("agentforge mcp (temp roster)", () => {
     const result = await mcp(["refresh"]);
     expect(result.code).toBe(1);
     const view = parse<{ servers: Record<string, unknown>[]; toolCount: number; durationMs: number }>(result);
-    expect(view.servers.map((s) => `${s.name}:${s.status}`)).toEqual([
-      "local-tools:ok",
-      "filesystem:ok",
-      "sequential-thinking:ok",
-      "broken:failed",
-      "remote:failed",
-      "off:disabled",
+    // With each error's code, so a failure says why a server did not come up.
+    const codeOf = (s: Record<string, unknown>) => (s.error as { code?: string } | null)?.code ?? null;
+    expect(view.servers.map((s) => `${s.name}:${s.status}:${codeOf(s)}`)).toEqual([
+      "local-tools:ok:null",
+      "filesystem:ok:null",
+      "sequential-thinking:ok:null",
+      "broken:failed:SERVER_EXITED",
+      "remote:failed:HTTP_UNREACHABLE",
+      "off:disabled:null",
     ]);
     expect(view.servers[0]).toMatchObject({ toolCount: 3, error: null, durationMs: expect.any(Number) });
     expect(view.toolCount).toBe(14);

@@ -19,6 +19,15 @@ export const SAMPLE_PROJECT = fileURLToPath(new URL("../../sample-project", impo
 /** Where tests write artefacts (gitignored). */
 export const TEST_OUTPUT = fileURLToPath(new URL("../../test-output", import.meta.url));
 
+/**
+ * The `connection_timeout` of every test roster's stdio server that is meant to start. At a load of 20-40
+ * on two cores a Node.js server can take longer than the default 10 s to start; the server then counts as
+ * failed and the test sees a roster it did not write (seen: a run without its server's tools, so no
+ * tool_progress event at all; `mcp refresh` reporting a healthy server failed). What these tests check is
+ * what happens once a server is up, so their servers get a budget that no busy machine exhausts.
+ */
+export const SERVER_START_SECONDS = 60;
+
 /** The environment variable holding the canary secret in every fixture roster. */
 export const CANARY_VARIABLE = "AF_TEST_CANARY_SECRET";
 
@@ -78,18 +87,21 @@ export async function tempRoster(): Promise<Roster> {
     display_name: Local tools
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("local-tools"))}]
   - name: filesystem
     display_name: Workspace files
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("filesystem"))}]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
   - name: sequential-thinking
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("sequential-thinking"))}]
     env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
@@ -97,6 +109,7 @@ export async function tempRoster(): Promise<Roster> {
     description: Starts, prints its secret on stderr, exits 3
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: ["-e", "require('node:fs').writeFileSync(process.env.MARKER, 'started'); console.error('boom: token=' + process.env.SECRET); process.exit(3)"]
     env: { SECRET: ${CANARY_VARIABLE}, MARKER: AF_TEST_MARKER_FILE }

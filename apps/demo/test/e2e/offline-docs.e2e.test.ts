@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { agentforge, killRunning, limited } from "./cli.js";
-import { exampleServerBin } from "./mcp-fixtures.js";
+import { exampleServerBin, SERVER_START_SECONDS } from "./mcp-fixtures.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 let base = "";
@@ -53,12 +53,14 @@ beforeAll(() => {
   - name: filesystem
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: ["${exampleServerBin("filesystem")}"]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
   - name: sequential-thinking
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: ["${exampleServerBin("sequential-thinking")}"]
     env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }

@@ -9,7 +9,7 @@ import type { ModelServer } from "@agentforge/model-servers";
 import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
 import { afterAll, afterEach } from "vitest";
 import { killRunning } from "./cli.js";
-import { exampleServerBin, type Served } from "./mcp-fixtures.js";
+import { exampleServerBin, SERVER_START_SECONDS, type Served } from "./mcp-fixtures.js";
 
 // The official everything server (a test dependency).
 export const EVERYTHING_SERVER = join(
@@ -36,9 +36,7 @@ export function servedRunsScope(prefix: string): { base: string; models: ModelSe
 
 /**
  * A roster file in a new folder under `base`: the filesystem server, then `more` (servers, permissions).
- * Every server of these rosters gets `connection_timeout: 60`: at a load of 30+ on two cores a Node.js
- * server can take longer than the default 10 s to start, and a run whose server did not connect in time
- * finishes without that server's tools (seen once: a run with no tool_progress event at all).
+ * Every server of these rosters gets `connection_timeout: SERVER_START_SECONDS` (why: see there).
  */
 export function writeRoster(base: string, more: string): string {
   const dir = mkdtempSync(join(base, "config-"));
@@ -52,7 +50,7 @@ export function writeRoster(base: string, more: string): string {
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("filesystem"))}]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-    connection_timeout: 60
+    connection_timeout: ${SERVER_START_SECONDS}
 ${more}`,
   );
   return file;
@@ -67,21 +65,21 @@ export function roster(base: string): string {
     transport: stdio
     command: \${NODE}
     args: [${JSON.stringify(STDIO_TEST_SERVER)}, "--hostile"]
-    connection_timeout: 60
+    connection_timeout: ${SERVER_START_SECONDS}
     tool_timeout: 60
   - name: everything
     enabled: true
     transport: stdio
     command: \${NODE}
     args: [${JSON.stringify(EVERYTHING_SERVER)}, "stdio"]
-    connection_timeout: 60
+    connection_timeout: ${SERVER_START_SECONDS}
     tool_timeout: 60
   - name: local-tools
     enabled: true
     transport: stdio
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("local-tools"))}]
-    connection_timeout: 60
+    connection_timeout: ${SERVER_START_SECONDS}
   - name: off
     enabled: false
     transport: stdio

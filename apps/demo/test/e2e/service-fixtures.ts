@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exampleServerBin, SAMPLE_PROJECT } from "./mcp-fixtures.js";
+import { exampleServerBin, SAMPLE_PROJECT, SERVER_START_SECONDS } from "./mcp-fixtures.js";
 
 /** A stdio MCP proxy: forwards everything to the command after `--`, holding tools/call until `gate` exists. */
 const GATE_PROXY = `import { spawn } from "node:child_process";
@@ -66,12 +66,14 @@ export function serviceServers(roster: Pick<ServiceRoster, "gate" | "dir">): str
     description: Workspace files (gated)
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: [${JSON.stringify(join(roster.dir, "gate-proxy.mjs"))}, ${JSON.stringify(roster.gate)}, ${JSON.stringify(exampleServerBin("filesystem"))}]
     env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
   - name: sequential-thinking
     enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("sequential-thinking"))}]
     env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
@@ -83,6 +85,7 @@ export function localToolsServer(name: string, description?: string): string {
   return `  - name: ${name}
 ${description ? `    description: ${description}\n` : ""}    enabled: true
     transport: stdio
+    connection_timeout: ${SERVER_START_SECONDS}
     command: \${NODE}
     args: [${JSON.stringify(exampleServerBin("local-tools"))}]
 `;
