@@ -570,7 +570,6 @@ export class AuthorizationCodeProvider implements OAuthClientProvider {
   }
 }
 
-/** Whether the stored credentials belong to the authorization server the SDK resolved (or either is unknown). */
 /**
  * Whether the record's DPoP key (if any) may be used with the authorization server `issuer`: it was
  * made for it. A key stored without its issuer counts as made for the record's issuer; when either
@@ -581,6 +580,7 @@ function keyFor(record: MCPOAuthRecord, issuer: string | undefined): boolean {
   return !record.dpopKey || !issuer || !keyIssuer || keyIssuer === issuer;
 }
 
+/** Whether the stored credentials belong to the authorization server the SDK resolved (or either is unknown). */
 function sameIssuer(record: MCPOAuthRecord, context: OAuthClientInformationContext | undefined): boolean {
   return !context?.issuer || !record.issuer || record.issuer === context.issuer;
 }

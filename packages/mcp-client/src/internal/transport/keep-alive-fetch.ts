@@ -105,9 +105,10 @@ function onSendHeaders(message: unknown): void {
   idleSince.delete(socket);
   // undici closes an idle socket on a timer, which fires late when the event loop is busy: a socket idle
   // for nearly as long as its server keeps idle sockets (measured, not timed; staleAfterMs) may be the
-  // one the server is closing right now. It is closed here, before one byte of the request is written, and the request goes out again on a
-  // fresh connection — any request, as the server cannot have seen it (seen at load 40: a tools/call on
-  // such a socket met the server's keep-alive close and failed CONNECTION_LOST).
+  // one the server is closing right now. It is closed here, before one byte of the request is written,
+  // and the request goes out again on a fresh connection — any request, as the server cannot have seen
+  // it (seen at load 40: a tools/call on such a socket met the server's keep-alive close and failed
+  // CONNECTION_LOST).
   if (
     attempt.reused &&
     idle !== undefined &&
