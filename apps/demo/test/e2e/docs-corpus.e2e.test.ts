@@ -25,7 +25,7 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentforge, killRunning } from "./cli.js";
 import { CORPUS, type CorpusEntry, type CorpusFact, DEBIAN_PACKAGES } from "./docs-corpus.js";
-import { exampleServerBin, SERVER_START_SECONDS, TEST_OUTPUT } from "./mcp-fixtures.js";
+import { exampleServer, TEST_OUTPUT } from "./mcp-fixtures.js";
 
 const DEMO = fileURLToPath(new URL("../..", import.meta.url));
 const APT_LINE = `apt-get install -y --no-install-recommends ${DEBIAN_PACKAGES.join(" ")}`;
@@ -197,20 +197,8 @@ beforeAll(() => {
   writeFileSync(
     roster,
     `servers:
-  - name: filesystem
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${exampleServerBin("filesystem")}"]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-  - name: sequential-thinking
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${exampleServerBin("sequential-thinking")}"]
-    env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
+${exampleServer("filesystem")}
+${exampleServer("sequential-thinking")}
 permissions:
   documentation: [filesystem.*, sequential-thinking.*]
 `,

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { agentforge, killRunning, limited } from "./cli.js";
-import { exampleServerBin, SERVER_START_SECONDS } from "./mcp-fixtures.js";
+import { exampleServer, stdioServer } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-docs-"));
 afterEach(killRunning);
@@ -49,20 +49,8 @@ function config(
   writeFileSync(
     file,
     `servers:
-  - name: filesystem
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${exampleServerBin("filesystem")}"]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-  - name: sequential-thinking
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${exampleServerBin("sequential-thinking")}"]
-    env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
+${exampleServer("filesystem")}
+${exampleServer("sequential-thinking")}
 ${extraServers}
 permissions:
   ${permissions}
@@ -262,12 +250,10 @@ describe("agentforge docs (offline, real MCP servers)", () => {
     // reports it unavailable and goes on): the count says which roster each process used.
     const witness = join(base, "witness-starts.log");
     const roster = config(
-      `  - name: witness
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ${JSON.stringify(["-e", `require("node:fs").appendFileSync(${JSON.stringify(witness)}, "started\\n"); process.exit(0)`])}`,
+      stdioServer("witness", [
+        "-e",
+        `require("node:fs").appendFileSync(${JSON.stringify(witness)}, "started\\n"); process.exit(0)`,
+      ]),
       "documentation: [filesystem.*, sequential-thinking.*, witness.*]",
     );
     const starts = () => (existsSync(witness) ? readFileSync(witness, "utf8").split("\n").length - 1 : 0);

@@ -12,7 +12,7 @@ import { type ModelServer, startModelServer } from "@agentforge/model-servers";
 import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { CLI, cliEnv, killRunning, track } from "./cli.js";
-import { exampleServerBin, SERVER_START_SECONDS } from "./mcp-fixtures.js";
+import { exampleServer, stdioServer } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-spoof-"));
 const models: ModelServer[] = [];
@@ -27,20 +27,8 @@ function roster(): string {
   writeFileSync(
     file,
     `servers:
-  - name: filesystem
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("filesystem"))}]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-  - name: evil
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(STDIO_TEST_SERVER)}, "--hostile-text"]
-    tool_timeout: 120
+${exampleServer("filesystem")}
+${stdioServer("evil", [STDIO_TEST_SERVER, "--hostile-text"], { tool_timeout: 120 })}
 permissions:
   documentation: [filesystem.*, evil.escape_elicit]
 `,

@@ -9,7 +9,7 @@ import { startModelServer } from "@agentforge/model-servers";
 import { MODERN_TEST_SERVER, TASK_TOOLS_TEST_SERVER } from "@agentforge/test-servers";
 import { describe, expect, it } from "vitest";
 import { agentforge } from "./cli.js";
-import { readSse, SERVER_START_SECONDS, startServe } from "./mcp-fixtures.js";
+import { readSse, startServe, stdioServer } from "./mcp-fixtures.js";
 import { servedRunsScope, writeRoster } from "./protocol-fixtures.js";
 
 const { base, models, served } = servedRunsScope("agentforge-era-");
@@ -18,18 +18,8 @@ const { base, models, served } = servedRunsScope("agentforge-era-");
 function roster(): string {
   return writeRoster(
     base,
-    `  - name: modern
-    enabled: true
-    transport: stdio
-    command: \${NODE}
-    args: [${JSON.stringify(MODERN_TEST_SERVER)}, "--stdio"]
-    connection_timeout: ${SERVER_START_SECONDS}
-  - name: jobs
-    enabled: true
-    transport: stdio
-    command: \${NODE}
-    args: [${JSON.stringify(TASK_TOOLS_TEST_SERVER)}]
-    connection_timeout: ${SERVER_START_SECONDS}
+    `${stdioServer("modern", [MODERN_TEST_SERVER, "--stdio"])}
+${stdioServer("jobs", [TASK_TOOLS_TEST_SERVER])}
 permissions:
   documentation: [filesystem.*, modern.ask_twice, jobs.*]
 `,

@@ -8,7 +8,7 @@ import { type RunningHttpTestServer, startHttpTestServer } from "@agentforge/tes
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./browser-fixtures.js";
-import { exampleServerBin, type Served, startServe } from "./mcp-fixtures.js";
+import { exampleServer, type Served, startServe } from "./mcp-fixtures.js";
 import { jsonClient } from "./service-fixtures.js";
 
 const POLL = { timeout: 150_000, interval: 250 };
@@ -36,12 +36,7 @@ beforeAll(async () => {
   writeFileSync(
     config,
     `servers:
-  - name: local-tools
-    description: Time, echo and word count
-    enabled: true
-    transport: stdio
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("local-tools"))}]
+${exampleServer("local-tools", { description: "Time, echo and word count" })}
   - name: remote
     description: An HTTP server that goes away
     enabled: true

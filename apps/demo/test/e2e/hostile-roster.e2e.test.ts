@@ -9,38 +9,20 @@ import { join } from "node:path";
 import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { agentforge, killRunning } from "./cli.js";
-import { exampleServerBin, SERVER_START_SECONDS } from "./mcp-fixtures.js";
+import { exampleServer, stdioServer } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-hostile-"));
 afterEach(killRunning);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-const filesystemBin = exampleServerBin("filesystem");
 
 function roster(): string {
   const file = join(mkdtempSync(join(base, "config-")), "mcp_servers.yaml");
   writeFileSync(
     file,
     `servers:
-  - name: twice
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${STDIO_TEST_SERVER}", "--duplicate-tools"]
-  - name: odd
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${STDIO_TEST_SERVER}", "--hostile-tools"]
-  - name: filesystem
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${filesystemBin}"]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
+${stdioServer("twice", [STDIO_TEST_SERVER, "--duplicate-tools"])}
+${stdioServer("odd", [STDIO_TEST_SERVER, "--hostile-tools"])}
+${exampleServer("filesystem")}
 permissions:
   documentation: [twice.*, odd.*, filesystem.*]
 `,

@@ -28,6 +28,45 @@ export const TEST_OUTPUT = fileURLToPath(new URL("../../test-output", import.met
  */
 export const SERVER_START_SECONDS = 60;
 
+/** A YAML value written as it is (a flow mapping, a number), for `stdioServer`'s `more`. */
+type YamlValue = string | number;
+
+/**
+ * One enabled stdio server of a test roster (a YAML list entry, no trailing newline): `${NODE} ...args`,
+ * given SERVER_START_SECONDS to start. `more` holds further keys of the entry, each value as YAML.
+ */
+export function stdioServer(
+  name: string,
+  args: readonly string[],
+  more: Readonly<Record<string, YamlValue>> = {},
+): string {
+  return [
+    `  - name: ${name}`,
+    "    enabled: true",
+    "    transport: stdio",
+    `    connection_timeout: ${SERVER_START_SECONDS}`,
+    "    command: ${NODE}",
+    `    args: ${JSON.stringify(args)}`,
+    ...Object.entries(more).map(([key, value]) => `    ${key}: ${value}`),
+  ].join("\n");
+}
+
+/** The environment mapping each example server needs in a roster (the variables the CLI manages). */
+export const EXAMPLE_SERVER_ENV = {
+  filesystem: "{ WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }",
+  "sequential-thinking": "{ DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }",
+  "local-tools": undefined,
+} as const;
+
+/** An example server of this repo as a roster entry named after it (see `stdioServer`). */
+export function exampleServer(
+  bin: keyof typeof EXAMPLE_SERVER_ENV,
+  more: Readonly<Record<string, YamlValue>> = {},
+): string {
+  const env = EXAMPLE_SERVER_ENV[bin];
+  return stdioServer(bin, [exampleServerBin(bin)], { ...(env ? { env } : {}), ...more });
+}
+
 /** The environment variable holding the canary secret in every fixture roster. */
 export const CANARY_VARIABLE = "AF_TEST_CANARY_SECRET";
 
@@ -83,36 +122,20 @@ export async function tempRoster(): Promise<Roster> {
   writeFileSync(
     config,
     `servers:
-  - name: local-tools
-    display_name: Local tools
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("local-tools"))}]
-  - name: filesystem
-    display_name: Workspace files
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("filesystem"))}]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-  - name: sequential-thinking
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("sequential-thinking"))}]
-    env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
-  - name: broken
-    description: Starts, prints its secret on stderr, exits 3
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["-e", "require('node:fs').writeFileSync(process.env.MARKER, 'started'); console.error('boom: token=' + process.env.SECRET); process.exit(3)"]
-    env: { SECRET: ${CANARY_VARIABLE}, MARKER: AF_TEST_MARKER_FILE }
+${exampleServer("local-tools", { display_name: "Local tools" })}
+${exampleServer("filesystem", { display_name: "Workspace files" })}
+${exampleServer("sequential-thinking")}
+${stdioServer(
+  "broken",
+  [
+    "-e",
+    "require('node:fs').writeFileSync(process.env.MARKER, 'started'); console.error('boom: token=' + process.env.SECRET); process.exit(3)",
+  ],
+  {
+    description: "Starts, prints its secret on stderr, exits 3",
+    env: `{ SECRET: ${CANARY_VARIABLE}, MARKER: AF_TEST_MARKER_FILE }`,
+  },
+)}
   - name: remote
     display_name: Remote (unreachable)
     enabled: true

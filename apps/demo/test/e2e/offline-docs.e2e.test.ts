@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { agentforge, killRunning, limited } from "./cli.js";
-import { exampleServerBin, SERVER_START_SECONDS } from "./mcp-fixtures.js";
+import { exampleServer } from "./mcp-fixtures.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures", import.meta.url));
 let base = "";
@@ -50,20 +50,8 @@ beforeAll(() => {
   writeFileSync(
     roster,
     `servers:
-  - name: filesystem
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${exampleServerBin("filesystem")}"]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-  - name: sequential-thinking
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${exampleServerBin("sequential-thinking")}"]
-    env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
+${exampleServer("filesystem")}
+${exampleServer("sequential-thinking")}
 permissions:
   documentation: [filesystem.*, sequential-thinking.*]
 `,

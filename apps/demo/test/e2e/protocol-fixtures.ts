@@ -9,7 +9,7 @@ import type { ModelServer } from "@agentforge/model-servers";
 import { STDIO_TEST_SERVER } from "@agentforge/test-servers";
 import { afterAll, afterEach } from "vitest";
 import { killRunning } from "./cli.js";
-import { exampleServerBin, SERVER_START_SECONDS, type Served } from "./mcp-fixtures.js";
+import { exampleServer, type Served, stdioServer } from "./mcp-fixtures.js";
 
 // The official everything server (a test dependency).
 export const EVERYTHING_SERVER = join(
@@ -36,7 +36,7 @@ export function servedRunsScope(prefix: string): { base: string; models: ModelSe
 
 /**
  * A roster file in a new folder under `base`: the filesystem server, then `more` (servers, permissions).
- * Every server of these rosters gets `connection_timeout: SERVER_START_SECONDS` (why: see there).
+ * Every stdio server of these rosters is a `stdioServer` entry (given SERVER_START_SECONDS to start).
  */
 export function writeRoster(base: string, more: string): string {
   const dir = mkdtempSync(join(base, "config-"));
@@ -44,13 +44,7 @@ export function writeRoster(base: string, more: string): string {
   writeFileSync(
     file,
     `servers:
-  - name: filesystem
-    enabled: true
-    transport: stdio
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("filesystem"))}]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-    connection_timeout: ${SERVER_START_SECONDS}
+${exampleServer("filesystem")}
 ${more}`,
   );
   return file;
@@ -60,26 +54,9 @@ ${more}`,
 export function roster(base: string): string {
   return writeRoster(
     base,
-    `  - name: probe
-    enabled: true
-    transport: stdio
-    command: \${NODE}
-    args: [${JSON.stringify(STDIO_TEST_SERVER)}, "--hostile"]
-    connection_timeout: ${SERVER_START_SECONDS}
-    tool_timeout: 60
-  - name: everything
-    enabled: true
-    transport: stdio
-    command: \${NODE}
-    args: [${JSON.stringify(EVERYTHING_SERVER)}, "stdio"]
-    connection_timeout: ${SERVER_START_SECONDS}
-    tool_timeout: 60
-  - name: local-tools
-    enabled: true
-    transport: stdio
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("local-tools"))}]
-    connection_timeout: ${SERVER_START_SECONDS}
+    `${stdioServer("probe", [STDIO_TEST_SERVER, "--hostile"], { tool_timeout: 60 })}
+${stdioServer("everything", [EVERYTHING_SERVER, "stdio"], { tool_timeout: 60 })}
+${exampleServer("local-tools")}
   - name: off
     enabled: false
     transport: stdio

@@ -14,7 +14,7 @@ import {
 } from "@agentforge/model-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { agentforge, killRunning } from "./cli.js";
-import { exampleServerBin, SERVER_START_SECONDS } from "./mcp-fixtures.js";
+import { exampleServer } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-providers-"));
 const servers: ModelServer[] = [];
@@ -37,13 +37,7 @@ function roster(): string {
   writeFileSync(
     file,
     `servers:
-  - name: filesystem
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: ["${exampleServerBin("filesystem")}"]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
+${exampleServer("filesystem")}
 permissions:
   documentation: [filesystem.*]
 `,

@@ -12,7 +12,7 @@ import { loadMCPConfig } from "@agentforge/mcp-config/node";
 import { MCPPermissionPolicy, MCPToolRegistry } from "@agentforge/mcp-permissions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NARROW_ROOTS_META, runWorkspaceGuard } from "../../src/docs-agent/run-workspace-guard.js";
-import { exampleServerBin, SERVER_START_SECONDS } from "./mcp-fixtures.js";
+import { exampleServer } from "./mcp-fixtures.js";
 
 let dir: string;
 let base: string;
@@ -36,19 +36,8 @@ beforeAll(async () => {
   writeFileSync(
     config,
     `servers:
-  - name: filesystem
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("filesystem"))}]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-  - name: local-tools
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("local-tools"))}]
+${exampleServer("filesystem")}
+${exampleServer("local-tools")}
 permissions:
   documentation: [filesystem.*, local-tools.echo]
 `,

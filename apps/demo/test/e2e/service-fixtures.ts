@@ -14,7 +14,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exampleServerBin, SAMPLE_PROJECT, SERVER_START_SECONDS } from "./mcp-fixtures.js";
+import {
+  EXAMPLE_SERVER_ENV,
+  exampleServer,
+  exampleServerBin,
+  SAMPLE_PROJECT,
+  stdioServer,
+} from "./mcp-fixtures.js";
 
 /** A stdio MCP proxy: forwards everything to the command after `--`, holding tools/call until `gate` exists. */
 const GATE_PROXY = `import { spawn } from "node:child_process";
@@ -62,33 +68,18 @@ export interface ServiceRoster {
 
 /** The filesystem (gated), sequential-thinking and local-tools servers as YAML list entries. */
 export function serviceServers(roster: Pick<ServiceRoster, "gate" | "dir">): string {
-  return `  - name: filesystem
-    description: Workspace files (gated)
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(join(roster.dir, "gate-proxy.mjs"))}, ${JSON.stringify(roster.gate)}, ${JSON.stringify(exampleServerBin("filesystem"))}]
-    env: { WORKSPACE_ROOT: AGENTFORGE_WORKSPACE }
-  - name: sequential-thinking
-    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("sequential-thinking"))}]
-    env: { DISABLE_THOUGHT_LOGGING: AGENTFORGE_DISABLE_THOUGHT_LOGGING }
+  const gated = [join(roster.dir, "gate-proxy.mjs"), roster.gate, exampleServerBin("filesystem")];
+  return `${stdioServer("filesystem", gated, {
+    description: "Workspace files (gated)",
+    env: EXAMPLE_SERVER_ENV.filesystem,
+  })}
+${exampleServer("sequential-thinking")}
 ${localToolsServer("local-tools")}`;
 }
 
 /** A local-tools server entry named `name`. */
 export function localToolsServer(name: string, description?: string): string {
-  return `  - name: ${name}
-${description ? `    description: ${description}\n` : ""}    enabled: true
-    transport: stdio
-    connection_timeout: ${SERVER_START_SECONDS}
-    command: \${NODE}
-    args: [${JSON.stringify(exampleServerBin("local-tools"))}]
-`;
+  return `${stdioServer(name, [exampleServerBin("local-tools")], description ? { description } : {})}\n`;
 }
 
 export const DEFAULT_PERMISSIONS = `permissions:

@@ -14,6 +14,7 @@ import {
 } from "@agentforge/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, cliEnv, track } from "./cli.js";
+import { stdioServer } from "./mcp-fixtures.js";
 
 const base = mkdtempSync(join(tmpdir(), "agentforge-escapes-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -27,11 +28,7 @@ function roster(): string {
   writeFileSync(
     file,
     `servers:
-  - name: evil
-    enabled: true
-    transport: stdio
-    command: \${NODE}
-    args: [${JSON.stringify(STDIO_TEST_SERVER)}, "--exit-at-start", "1", "--message", ${JSON.stringify(HOSTILE)}]
+${stdioServer("evil", [STDIO_TEST_SERVER, "--exit-at-start", "1", "--message", HOSTILE])}
 permissions:
   documentation: [evil.*]
 `,
